@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+//
+// PureImage: image decoders written by hand in Swift.
+//
+//   PureImage        the library; its only non-Swift dependency is the system zlib (CZlib)
+//   pureimage        the command-line tool (info, inspect, decode, conform, ...)
+//   pureimage-bench  PureImage and the C reference libraries timed side by side
+//   CReference       libjpeg-turbo, libpng, giflib and libtiff behind a small C API;
+//                    used by tests, the conformance runner and the bench, never by the library
+import PackageDescription
+
+let package = Package(
+    name: "PureImage",
+    products: [
+        .library(name: "PureImage", targets: ["PureImage"]),
+        .executable(name: "pureimage", targets: ["pureimage"]),
+        .executable(name: "pureimage-bench", targets: ["pureimage-bench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "PureImage",
+            dependencies: ["CZlib"]
+        ),
+        .target(
+            name: "CReference",
+            path: "Sources/CReference",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [
+                .linkedLibrary("jpeg"),
+                .linkedLibrary("png16"),
+                .linkedLibrary("gif"),
+                .linkedLibrary("tiff"),
+                .linkedLibrary("z"),
+            ]
+        ),
+        .executableTarget(
+            name: "pureimage",
+            dependencies: ["PureImage", "CReference"]
+        ),
+        .executableTarget(
+            name: "pureimage-bench",
+            dependencies: ["PureImage", "CReference"]
+        ),
+        .testTarget(
+            name: "PureImageTests",
+            dependencies: ["PureImage", "CReference"]
+        ),
+    ]
+)

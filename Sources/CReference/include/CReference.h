@@ -1,0 +1,167 @@
+// CReference: the reference C decoders (libjpeg-turbo, libpng, giflib, libtiff) behind one
+// small "decode these bytes into this pixel layout" API.
+//
+// Used only by the tests, the conformance runner (`pureimage conform`) and `pureimage-bench`.
+// The PureImage library never links it.
+//
+// Every function decodes from memory, never touches the file system, never calls exit() or
+// prints, and reports problems through `status` and `message`:
+//   status  0  decoded cleanly
+//   status  1  decoded, but the library warned (e.g. libjpeg "premature end of data",
+//              "extraneous bytes"); pixels are what the library produced
+//   status -1  the library rejected the input (message says why); no pixels
+// message: for status -1 the error that stopped decoding; for status 1 the first warning.
+// Pixel buffers are malloc'd; release them with the matching free function.
+// Images larger than 2^28 pixels (as declared by the file) are refused with status -1
+// ("image too large") before any pixel buffer is allocated.
+#ifndef CREFERENCE_H
+#define CREFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    uint8_t *pixels;        // rows top to bottom, tightly packed (rowBytes = width*channels*bits/8)
+    size_t size;            // bytes in pixels
+    int width;
+    int height;
+    int channels;           // 1 gray, 3 RGB, 4 RGBA or CMYK (see the function)
+    int bits;               // 8, or 16 (16-bit samples stored as host-endian uint16_t)
+    int status;             // 0 ok, 1 warning, -1 error
+    int warnings;           // number of warnings the library emitted
+    char message[256];      // first error or warning text, "" when none
+} PIRefImage;
+
+void pi_ref_image_free(PIRefImage *image);
+
+// ---- libjpeg-turbo ----------------------------------------------------------------------
+// Decodes with libjpeg-turbo's defaults (JDCT_ISLOW, fancy upsampling, no block smoothing
+// changes) into its default output colour space: JCS_GRAYSCALE (1 channel) for gray files,
+// JCS_CMYK (4 channels, as stored, Adobe-inverted or not) for CMYK/YCCK files, JCS_RGB
+// (3 channels) otherwise. scale_denom is 1, 2, 4 or 8 (scale_num = 1).
+// Warnings (msg_level -1: "Premature end of JPEG file", "Corrupt JPEG data: N extraneous
+// bytes before marker ...") give status 1. A fatal error gives status -1 even when some
+// scanlines had already been decoded. Files with 2 or more than 4 components (JCS_UNKNOWN),
+// 12-bit, lossless and JPEG-LS files are errors (libjpeg-turbo 2.1.5 has no support).
+// Output is byte-identical to djpeg 2.1.5 (-scale 1/N) on every RGB/gray file of the corpus.
+int pi_ref_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, PIRefImage *out);
+
+// Buffered-image mode (progressive files): renders the image after each completed input
+// scan, calling `callback(context, scan_number, image)` once per output pass with the
+// same layout as pi_ref_jpeg_decode (the image is valid only during the call).
+// Returns the number of passes rendered, or -1 on error (message in out_message).
+// Follows libjpeg.txt "Buffered-image mode": absorb input (jpeg_consume_input) until a scan
+// completes or EOI, then one output pass for cinfo->input_scan_number; scan_number is the
+// scan that pass shows. do_block_smoothing keeps libjpeg's default (TRUE), so early passes of
+// progressive files are smoothed; the last pass equals pi_ref_jpeg_decode(scale 1). Sequential
+// files give one pass (one per component scan for non-interleaved files). Each image's
+// status/warnings/message reflect the warnings so far. On success out_message (may be NULL)
+// holds the first warning or ""; on -1, callbacks may already have been made.
+typedef void (*pi_ref_scan_callback)(void *context, int scan_number, const PIRefImage *image);
+int pi_ref_jpeg_decode_scans(const uint8_t *data, size_t size, void *context,
+                             pi_ref_scan_callback callback, char out_message[256]);
+
+// ---- libpng -----------------------------------------------------------------------------
+// Decodes to expanded RGBA: palette expanded (tRNS becomes alpha), low bit depths scaled up,
+// gray replicated to RGB, tRNS colour key turned into alpha, missing alpha filled with the
+// maximum. bits = 16 for 16-bit files (host-endian uint16_t), 8 otherwise. No gamma or other
+// colour transformation. Interlaced files are de-interlaced by libpng. Rows are read with
+// png_read_image and then png_read_end, so missing or damaged data after the image data
+// (e.g. no IEND before the end of the buffer, or an IEND with a bad CRC) is an error too.
+// CRC errors, with libpng 1.6's defaults (png_set_crc_action is not called; checked on the
+// corpus with 1.6.39): a bad CRC in a critical chunk (IHDR, PLTE, IDAT, IEND) is an error
+// (status -1, e.g. "IDAT: CRC error"); a bad CRC in an ancillary chunk (gAMA, zTXt, sRGB...) is
+// only a warning ("gAMA: CRC error"): the chunk is discarded and decoding goes on (status 1).
+// libpng's "benign errors" (e.g. "iCCP: known incorrect sRGB profile", "tIME: invalid",
+// extra compressed data) are warnings when reading, so they give status 1 as well.
+int pi_ref_png_decode(const uint8_t *data, size_t size, PIRefImage *out);
+
+// Header only (png_read_info: signature, IHDR and the chunks before the first IDAT).
+// Returns 0 and fills the non-NULL outputs with libpng's values (color_type is the PNG colour
+// type 0, 2, 3, 4 or 6; interlace is 0 none or 1 Adam7), or -1 when libpng rejects the data.
+int pi_ref_png_info(const uint8_t *data, size_t size, int *width, int *height, int *bit_depth,
+                    int *color_type, int *interlace);
+
+// ---- giflib ------------------------------------------------------------------------------
+typedef struct {
+    int left, top, width, height;   // image descriptor
+    int interlaced;
+    int disposal;                   // GCE disposal method 0..7, 0 when no GCE
+    int transparent_index;          // -1 when none
+    int delay_cs;                   // GCE delay in 1/100 s, 0 when no GCE
+    int palette_count;              // entries in the active colour table (local, else global), 0 if none
+    uint8_t palette[256 * 3];       // RGB triples of the active table
+    uint8_t *indices;               // width*height colour indices, de-interlaced (row order)
+} PIRefGIFFrame;
+// Frames are as stored (not composited); left/top/width/height may reach outside the logical
+// screen, and indices may exceed palette_count. giflib 5's DGifSlurp already de-interlaces
+// (rows come back in display order), so the indices are giflib's rasters as they are.
+// Disposal, delay and transparency come from DGifSavedExtensionToGCB (the frame's first GCE).
+
+typedef struct {
+    int width, height;              // logical screen
+    int background_index;
+    int loop_count;                 // NETSCAPE2.0 / ANIMEXTS1.0 value; -1 when absent
+    int frame_count;
+    PIRefGIFFrame *frames;
+    int status;                     // 0 ok, 1 warning (e.g. a truncated last frame), -1 error
+    char message[256];
+} PIRefGIF;
+
+// Reads every frame with DGifSlurp (falling back to the frames read before an error).
+// When DGifSlurp fails after at least one frame decoded completely, those complete frames are
+// returned with status 1 and message "DGifSlurp: <GifErrorString>"; a frame whose raster
+// was cut short (truncated data, LZW error) is dropped, since giflib leaves the rest of its
+// raster uninitialised. Status -1 when no frame is complete (frame_count 0, frames NULL),
+// including files without any image ("No Image Descriptor detected") and zero-sized frames
+// (giflib refuses them without an error code: "giflib error 0"). A GIF without any colour
+// table is not an error for giflib: palette_count is then 0. loop_count is the first
+// NETSCAPE2.0 / ANIMEXTS1.0 loop sub-block (id 1) in stream order.
+// pi_ref_gif_free releases the frames (safe on a PIRefGIF with no frames).
+int pi_ref_gif_decode(const uint8_t *data, size_t size, PIRefGIF *out);
+void pi_ref_gif_free(PIRefGIF *gif);
+
+// ---- libtiff -----------------------------------------------------------------------------
+// All three functions open the buffer with TIFFClientOpenExt (memory callbacks; per-call
+// error/warning handlers; libtiff's largest single allocation limited to 2 GiB). The global
+// libtiff handlers are replaced once by ones that only record, so libtiff never prints.
+// status 1 means libtiff reported something while opening, selecting the page or decoding
+// and still succeeded: a warning (this includes "Unknown field with tag ..." notices and the
+// like, so many valid files give status 1) or an error it recovered from. warnings counts both
+// kinds; message is the first error, else the first warning. For status -1 the message is the
+// libtiff error raised by the failing step (or our own reason, e.g. "no such page").
+
+// Number of directories (pages), or -1 when libtiff cannot open the data.
+// An IFD loop ends the count where libtiff detects it.
+int pi_ref_tiff_page_count(const uint8_t *data, size_t size);
+
+// TIFFReadRGBAImageOriented(ORIENTATION_TOPLEFT) of page `page`: 4 channels R,G,B,A in
+// memory order, 8 bits, premultiplied when the file has unassociated alpha (libtiff's rule).
+// Pages are numbered from 0. Images TIFFRGBAImageOK refuses (e.g. 12/24/32-bit, float
+// samples) are errors with its reason. stop_on_error is 0, so libtiff keeps going past a bad
+// strip or tile: such images come back with status 1, and the parts libtiff could not decode
+// hold what libtiff put there (0 where it wrote nothing; it may reuse its strip buffer).
+int pi_ref_tiff_decode_rgba(const uint8_t *data, size_t size, int page, PIRefImage *out);
+
+// The decoded samples of page `page` as stored (TIFFReadEncodedStrip / TIFFReadEncodedTile,
+// assembled into full rows; planar configuration 2 interleaved into chunky order):
+// channels = SamplesPerPixel, bits = BitsPerSample (8 or 16 supported, else error).
+// Samples are exactly what libtiff decodes: palette indices, min-is-white gray, YCbCr, Lab,
+// CMYK, extra samples are not converted; 16-bit samples are host-endian (libtiff swaps them).
+// Exception: JPEG-compressed YCbCr (compression 7) is read with TIFFTAG_JPEGCOLORMODE =
+// JPEGCOLORMODE_RGB, so it comes back as RGB. Other chroma-subsampled YCbCr layouts (e.g.
+// uncompressed or LZW with YCbCrSubsampling 2x2, and old-style JPEG) do not form whole rows of
+// width*spp samples and are refused ("unsupported sample layout ..."). A strip or tile that
+// libtiff fails to decode makes the whole call fail (status -1); one that decodes short gives
+// status 1 with the missing samples left 0.
+int pi_ref_tiff_decode_native(const uint8_t *data, size_t size, int page, PIRefImage *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,118 @@
+/// A rectangle of pixels in memory, with Core Graphics' `CGImage` vocabulary.
+///
+/// ```
+///   bytes: ┌──────────── bytesPerRow ─────────────┐
+///   row 0  │ pixel 0 │ pixel 1 │ … │ pixel w-1 │pad│
+///   row 1  │ …                                     │
+///          └───────────────────────────────────────┘  × height
+/// ```
+/// Invariants (checked by `init`, relied on everywhere else):
+/// - `width ≥ 0`, `height ≥ 0`, `format.isValid`;
+/// - `bytesPerRow ≥ format.minimumBytesPerRow(width:)`;
+/// - `bytes.count == bytesPerRow × height`.
+/// Padding bytes at the end of a row are unspecified by the format (PureImage writes zeros).
+public struct Bitmap: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let bytesPerRow: Int
+    public let format: PixelFormat
+    /// Row-major pixel bytes in `format`'s memory order.
+    public internal(set) var bytes: [UInt8]
+
+    /// Wraps existing bytes. `bytesPerRow == 0` means "tight": the format's minimum row size.
+    public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int = 0, bytes: [UInt8]) throws(BitmapError) {
+        let rowBytes = try Bitmap.checkedGeometry(width: width, height: height, format: format, bytesPerRow: bytesPerRow, align: false)
+        guard bytes.count == rowBytes.total else {
+            throw .sizeMismatch(expected: rowBytes.total, actual: bytes.count)
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytesPerRow = rowBytes.perRow
+        self.bytes = bytes
+    }
+
+    /// A bitmap filled with zero bytes. `bytesPerRow == 0` lets the library choose
+    /// (`PixelFormat.alignedBytesPerRow(width:)`: rows padded to a multiple of 8 pixels' bytes).
+    public init(zeroedWidth width: Int, height: Int, format: PixelFormat, bytesPerRow: Int = 0) throws(BitmapError) {
+        let rowBytes = try Bitmap.checkedGeometry(width: width, height: height, format: format, bytesPerRow: bytesPerRow, align: true)
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytesPerRow = rowBytes.perRow
+        self.bytes = [UInt8](repeating: 0, count: rowBytes.total)
+    }
+
+    /// Internal: a tightly packed bitmap whose geometry the caller has already validated
+    /// against `DecodeLimits` (decoders use this after `SizeMath` checks).
+    init(uncheckedWidth width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, bytes: [UInt8]) {
+        assert(bytes.count == bytesPerRow * height && format.isValid)
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytesPerRow = bytesPerRow
+        self.bytes = bytes
+    }
+
+    private static func checkedGeometry(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, align: Bool) throws(BitmapError) -> (perRow: Int, total: Int) {
+        if let problem = format.validate() { throw .invalidFormat(problem) }
+        guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
+        guard let minimum = format.minimumBytesPerRow(width: width),
+              let aligned = format.alignedBytesPerRow(width: width) else {
+            throw .invalidSize(width: width, height: height)
+        }
+        let perRow = bytesPerRow == 0 ? (align ? aligned : minimum) : bytesPerRow
+        guard perRow >= minimum else { throw .bytesPerRowTooSmall(given: bytesPerRow, minimum: minimum) }
+        let (total, overflow) = perRow.multipliedReportingOverflow(by: height)
+        guard !overflow else { throw .invalidSize(width: width, height: height) }
+        return (perRow, total)
+    }
+
+    /// Bytes of one row, padding excluded.
+    public var rowLength: Int { (width * format.bitsPerPixel + 7) / 8 }
+
+    /// Core Graphics' "contains alpha" for this bitmap's format.
+    public var containsAlpha: Bool { format.containsAlpha }
+
+    /// The bytes of row `y` without padding.
+    public func row(_ y: Int) -> ArraySlice<UInt8> {
+        precondition(y >= 0 && y < height, "row \(y) out of 0..<\(height)")
+        return bytes[y * bytesPerRow ..< y * bytesPerRow + rowLength]
+    }
+
+    /// A copy whose rows are exactly `rowLength` bytes (no padding); `self` when already tight.
+    public func tightlyPacked() -> Bitmap {
+        if bytesPerRow == rowLength { return self }
+        var packed = [UInt8]()
+        packed.reserveCapacity(rowLength * height)
+        for y in 0..<height { packed.append(contentsOf: row(y)) }
+        return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: packed)
+    }
+
+    /// Debug-only check of the invariants listed on the type.
+    func assertInvariants() {
+        assert(format.isValid)
+        assert(width >= 0 && height >= 0)
+        assert(bytesPerRow >= rowLength)
+        assert(bytes.count == bytesPerRow * height)
+    }
+}
+
+/// Misuse of the `Bitmap` API (these come from the caller, never from a file).
+public enum BitmapError: Error, Hashable, Sendable, CustomStringConvertible {
+    case invalidFormat(String)
+    case invalidSize(width: Int, height: Int)
+    case bytesPerRowTooSmall(given: Int, minimum: Int)
+    case sizeMismatch(expected: Int, actual: Int)
+    case unsupportedConversion(String)
+
+    public var description: String {
+        switch self {
+        case .invalidFormat(let problem): return "invalid pixel format: \(problem)"
+        case .invalidSize(let width, let height): return "invalid bitmap size \(width)×\(height)"
+        case .bytesPerRowTooSmall(let given, let minimum): return "bytesPerRow \(given) is below the minimum \(minimum)"
+        case .sizeMismatch(let expected, let actual): return "expected \(expected) bytes of pixels, got \(actual)"
+        case .unsupportedConversion(let what): return "unsupported conversion: \(what)"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Options that change what a decoder accepts or produces. Each leniency is named, with the
+/// reference library whose behaviour it reproduces, so conformance runs can state exactly what
+/// they compare.
+public struct DecodeOptions: Hashable, Sendable {
+    /// Allocation and size bounds; see `DecodeLimits`.
+    public var limits: DecodeLimits
+
+    /// Stop after the first frame of an animation (GIF, APNG): "first frame only" decoding,
+    /// like SDWebImage's `SDImageCoderDecodeFirstFrameOnly`. Default false.
+    public var firstFrameOnly: Bool
+
+    /// PNG: a CRC mismatch in an *ancillary* chunk is a warning and the chunk is ignored, as
+    /// libpng does by default (`PNG_CRC_DEFAULT`: "warn and discard" for ancillary chunks);
+    /// critical chunks always fail. Default true. When false, any CRC mismatch fails.
+    public var pngIgnoreAncillaryCRCErrors: Bool
+
+    /// JPEG: DCT-domain reduction, 1 (full size), 2, 4 or 8 — libjpeg-turbo's
+    /// `scale_num = 1, scale_denom = N`. Other formats ignore it.
+    public var jpegScaleDenominator: Int
+
+    public init(limits: DecodeLimits = .default, firstFrameOnly: Bool = false,
+                pngIgnoreAncillaryCRCErrors: Bool = true, jpegScaleDenominator: Int = 1) {
+        self.limits = limits
+        self.firstFrameOnly = firstFrameOnly
+        self.pngIgnoreAncillaryCRCErrors = pngIgnoreAncillaryCRCErrors
+        self.jpegScaleDenominator = jpegScaleDenominator
+    }
+}

@@ -1,0 +1,83 @@
+/// What a format's resumable decoder reports after consuming what input it could.
+enum DecodeProgress: Equatable {
+    /// Stopped because the input has no more bytes yet; call again after appending.
+    case needMoreInput
+    /// The image (all frames wanted) is decoded, or the input was closed early and what was
+    /// there has been decoded (`FormatDecoder.truncation` then says where it ended).
+    case finished
+}
+
+/// The protocol every format's state machine adopts. Decoders are synchronous and push-based
+/// (no I/O inside): `advance` consumes from `InputBuffer` until it must wait or is done, keeping
+/// its state between calls, so one-shot decoding is the same machine fed everything at once.
+///
+/// Decoders need not make errors sticky themselves: `DecodeSession` does that in one place.
+protocol FormatDecoder: AnyObject {
+    /// Advances as far as the input allows.
+    func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress
+
+    /// Known once the header has been parsed (then updated as frames arrive); nil before.
+    var properties: ImageProperties? { get }
+
+    /// Frames completely decoded so far.
+    var completedFrameCount: Int { get }
+
+    /// Frame `index` in the decoder's native pixel format, composed on the canvas for
+    /// animations. Frames not completely decoded (after truncation) show what was decoded,
+    /// with the rest of the canvas as documented per format.
+    func frame(at index: Int) throws(DecodeError) -> Bitmap
+
+    /// Frames that have at least been started (completed ones plus a partial one).
+    var availableFrameCount: Int { get }
+
+    /// Set when the input ended early; the error says where (kind `.truncated`).
+    var truncation: DecodeError? { get }
+
+    /// Problems recovered from, in the order met.
+    var warnings: [DecodeWarning] { get }
+}
+
+/// Owns a decoder and its input and makes failure sticky: after the first error every call
+/// reports that same error, and no code path can continue on half-updated state (Wuffs'
+/// "disabled by previous error", libspng's `decode_err`).
+final class DecodeSession {
+    let format: ImageFormat
+    let decoder: any FormatDecoder
+    private(set) var input: InputBuffer
+    private(set) var failure: DecodeError?
+    private(set) var isFinished = false
+
+    init(format: ImageFormat, decoder: any FormatDecoder, input: InputBuffer) {
+        self.format = format
+        self.decoder = decoder
+        self.input = input
+    }
+
+    func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 { input.append(contentsOf: bytes) }
+    func close() { input.close() }
+
+    /// Runs the decoder over the input available now.
+    @discardableResult
+    func pump() throws(DecodeError) -> DecodeProgress {
+        if let failure { throw failure }
+        if isFinished { return .finished }
+        do {
+            let progress = try decoder.advance(&input)
+            if progress == .finished { isFinished = true }
+            return progress
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Creates the decoder for a decodable format.
+    static func makeDecoder(for format: ImageFormat, options: DecodeOptions) throws(DecodeError) -> any FormatDecoder {
+        switch format {
+        case .png:
+            return PNGDecoder(options: options)
+        case .jpeg, .gif, .tiff, .webp, .heic, .heif:
+            throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// What is known about an image without looking at its pixels — the role of
+/// `CGImageSourceCopyPropertiesAtIndex`.
+public struct ImageProperties: Sendable {
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    /// Frames (animation frames or TIFF pages) known so far; 1 for a still image.
+    public var frameCount: Int
+    public var orientation: Orientation
+    /// The colour model of the decoder's native output (before any requested conversion).
+    public var colorModel: ColorModel
+    /// Bits per component as stored in the file (1, 2, 4, 8, 16).
+    public var bitsPerComponent: Int
+    /// True when the image can have transparent pixels (alpha channel, tRNS, transparent index).
+    public var hasAlpha: Bool
+    /// JPEG: a progressive (SOF2) frame.
+    public var isProgressive: Bool
+    /// PNG Adam7 or GIF interlaced (first frame).
+    public var isInterlaced: Bool
+    /// Animations: times to play, 0 = forever; nil when the file says nothing (play once).
+    public var loopCount: Int?
+    /// Per-frame timing for animations (empty for stills).
+    public var frames: [FrameTiming]
+    /// Raw EXIF block (TIFF structure, starting at the byte-order mark), when present.
+    public var exif: [UInt8]?
+    /// ICC profile bytes, when present (PNG iCCP decompressed, JPEG APP2 reassembled).
+    public var iccProfile: [UInt8]?
+    /// Textual metadata in file order (PNG tEXt/zTXt/iTXt, JPEG COM, GIF comments).
+    public var text: [TextEntry]
+    /// Further format-specific facts as name/value pairs in a stable order (e.g. PNG gAMA).
+    public var extra: [(key: String, value: String)]
+
+    public init(format: ImageFormat, width: Int, height: Int, colorModel: ColorModel, bitsPerComponent: Int, hasAlpha: Bool) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frameCount = 1
+        self.orientation = .up
+        self.colorModel = colorModel
+        self.bitsPerComponent = bitsPerComponent
+        self.hasAlpha = hasAlpha
+        self.isProgressive = false
+        self.isInterlaced = false
+        self.loopCount = nil
+        self.frames = []
+        self.exif = nil
+        self.iccProfile = nil
+        self.text = []
+        self.extra = []
+    }
+}
+
+public struct TextEntry: Sendable, Hashable {
+    public var keyword: String
+    public var text: String
+    public init(keyword: String, text: String) {
+        self.keyword = keyword
+        self.text = text
+    }
+}
+
+/// One animation frame's timing.
+public struct FrameTiming: Sendable, Hashable {
+    /// The delay as the file states it, in seconds (GIF hundredths, APNG fractions).
+    public var delay: Double
+    /// The delay used for playback: browsers and SDWebImage treat a delay below 0.011 s
+    /// (including 0) as 0.1 s.
+    public var duration: Double { delay < 0.011 ? 0.1 : delay }
+
+    public init(delay: Double) { self.delay = delay }
+}

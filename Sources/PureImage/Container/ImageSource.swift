@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How `ImageSource.image(at:options:)` should deliver pixels.
+public struct ImageDecodingOptions: Sendable, Hashable {
+    public enum Output: Sendable, Hashable {
+        /// The decoder's own channels and depth (e.g. CMYK for a CMYK JPEG, 1-bit gray, indexed).
+        case native
+        /// Straight RGBA, 8-bit for sources of ≤ 8 bits, 16-bit (host order) for deeper ones.
+        case canonicalRGBA
+        /// SDWebImage's display format (`PixelFormat.display(hasAlpha:)`).
+        case display
+        /// Any explicit format `Bitmap.converted(to:)` can produce.
+        case format(PixelFormat)
+    }
+
+    public var output: Output
+    /// Rotate/flip to upright per the EXIF orientation (see `Orientation`).
+    public var applyOrientation: Bool
+
+    public init(output: Output = .canonicalRGBA, applyOrientation: Bool = false) {
+        self.output = output
+        self.applyOrientation = applyOrientation
+    }
+}
+
+/// The public façade, shaped like `CGImageSource`: made from a whole file's bytes, it tells the
+/// format, the properties, and decodes frames into `Bitmap`s.
+///
+/// ```swift
+/// let source = try ImageSource(contentsOfFile: "photo.png")
+/// print(source.format, try source.properties().width)
+/// let pixels = try source.image(at: 0, options: .init(output: .display))
+/// ```
+/// The decode runs once, on first use; its result (or error) is kept.
+public final class ImageSource {
+    public let format: ImageFormat
+    public let options: DecodeOptions
+    private let session: DecodeSession
+
+    /// Identifies the format. Throws `.unknownFormat` for unrecognised bytes and `.unsupported`
+    /// for recognised formats this library does not decode.
+    public init(bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        switch FormatSniffer.sniff(bytes) {
+        case .format(let format):
+            self.format = format
+        case .needMoreBytes:
+            throw DecodeError(.unknownFormat, format: nil, offset: 0, ContainerError.tooShortToIdentify(count: bytes.count))
+        case .nearMiss(let format):
+            let found = Array(bytes.prefix(8))
+            let reason: any DecodeErrorReason = format == .png ? PNGError.badSignature(found: found) : ContainerError.damagedSignature(format, found: found)
+            throw DecodeError(.malformed, format: format, offset: 0, reason)
+        case .unknown:
+            throw DecodeError(.unknownFormat, format: nil, offset: 0, ContainerError.unknownSignature(firstBytes: Array(bytes.prefix(8))))
+        }
+        self.options = options
+        let decoder = try DecodeSession.makeDecoder(for: format, options: options)
+        session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+    }
+
+    /// Reads a whole file, then as `init(bytes:options:)`.
+    public convenience init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        try self.init(bytes: try readFile(path), options: options)
+    }
+
+    /// Decodes everything (once) and returns the properties.
+    public func properties() throws(DecodeError) -> ImageProperties {
+        try decodeAll()
+        guard let properties = session.decoder.properties else {
+            // A finished decoder always has parsed a header or thrown; a truncated header throws.
+            throw session.decoder.truncation ?? DecodeError(.truncated, format: format, offset: session.input.writeIndex, ContainerError.tooShortToIdentify(count: session.input.writeIndex))
+        }
+        return properties
+    }
+
+    /// Non-nil when the input ended before the image did; the image is decoded as far as it goes.
+    public var truncation: DecodeError? {
+        try? decodeAll()
+        return session.decoder.truncation
+    }
+
+    /// Problems the decoder recovered from.
+    public var warnings: [DecodeWarning] {
+        try? decodeAll()
+        return session.decoder.warnings
+    }
+
+    /// Frame `index` (0 for stills), composed on the canvas for animations.
+    public func image(at index: Int = 0, options decoding: ImageDecodingOptions = ImageDecodingOptions()) throws(DecodeError) -> Bitmap {
+        try decodeAll()
+        let available = session.decoder.availableFrameCount
+        guard index >= 0, index < available else {
+            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
+        }
+        var bitmap = try session.decoder.frame(at: index)
+        do {
+            switch decoding.output {
+            case .native: break
+            case .canonicalRGBA: bitmap = try bitmap.canonicalRGBA()
+            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: session.decoder.properties?.hasAlpha ?? true))
+            case .format(let target): bitmap = try bitmap.converted(to: target)
+            }
+        } catch {
+            throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
+        }
+        if decoding.applyOrientation, let orientation = session.decoder.properties?.orientation {
+            bitmap = bitmap.oriented(orientation)
+        }
+        return bitmap
+    }
+
+    private func decodeAll() throws(DecodeError) {
+        // The input is closed, so a decoder must finish or throw; one asking for more input
+        // anyway is treated as truncated rather than looping.
+        if try session.pump() == .needMoreInput {
+            throw DecodeError(.truncated, format: format, offset: session.input.readIndex,
+                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
+        }
+    }
+}
+
+/// Reads a file into memory with the C library (the library does not depend on Foundation).
+func readFile(_ path: String) throws(DecodeError) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+        throw DecodeError(.malformed, format: nil, offset: nil, ContainerError.unreadableFile(path: path, errno: errno))
+    }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
+        if count < chunk.count {
+            if ferror(file) != 0 {
+                throw DecodeError(.malformed, format: nil, offset: bytes.count, ContainerError.unreadableFile(path: path, errno: errno))
+            }
+            break
+        }
+    }
+    return bytes
+}
+
+/// File reading for callers of the library (the CLI, tests).
+public enum ImageFiles {
+    /// The whole file's bytes, or a `DecodeError` naming the file and errno.
+    public static func read(_ path: String) throws(DecodeError) -> [UInt8] {
+        try readFile(path)
+    }
+}

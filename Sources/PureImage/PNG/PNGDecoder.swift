@@ -1,0 +1,562 @@
+/// The PNG (and APNG) decoder: a resumable state machine over the chunk stream (PNG §5).
+///
+/// ```
+///  signature ─► chunkHeader ─┬─► chunkBody ──────────────────────────┐ (whole chunk + CRC)
+///                   ▲        ├─► fdATSequence ─► imageData ─► imageDataCRC
+///                   │        └─► imageData (IDAT streamed) ─► imageDataCRC
+///                   └──────────────────────────────────────────────────┘
+///  IEND (or end of input) ─► done
+/// ```
+/// Image data (IDAT, fdAT) is streamed into `PNGImageData` as it arrives; every other chunk is
+/// parsed once its body and CRC are all present. Each state needs a fixed number of bytes, so
+/// "not enough yet" is decided by `InputBuffer.demand` alone.
+final class PNGDecoder: FormatDecoder {
+    private struct Chunk {
+        let type: PNGChunkType
+        let length: Int
+        /// Offset of the chunk's length field.
+        let offset: Int
+        var dataOffset: Int { offset + 8 }
+    }
+
+    private enum State {
+        case signature
+        case chunkHeader
+        case chunkBody(Chunk)
+        case fdATSequence(Chunk)
+        case imageData(Chunk, remaining: Int, crc: UInt32)
+        case imageDataCRC(Chunk, crc: UInt32)
+        case done
+    }
+
+    private let options: DecodeOptions
+    private var state = State.signature
+    private var order = PNGChunkOrder()
+
+    private var header: PNGHeader?
+    private var palette: Palette?
+    private var transparency: PNGTransparency?
+    private(set) var properties: ImageProperties?
+
+    /// The main image (IDAT) stream.
+    private var mainImage: PNGImageData?
+    private var mainImageBitmap: Bitmap?
+
+    // APNG state. `animation` is nil for still images and after an animation error (the file
+    // then shows its default image, as browsers do).
+    private var animation: APNGAnimationControl?
+    private var nextSequenceNumber: UInt32 = 0
+    private var pendingControl: APNGFrameControl?
+    private var defaultImageIsFrame = false
+    private var frameControls: [APNGFrameControl] = []
+    private var frameImages: [Bitmap] = []
+    private var currentFrame: (control: APNGFrameControl, data: PNGImageData)?
+    private var compositorCache: (index: Int, compositor: APNGCompositor)?
+
+    private(set) var truncation: DecodeError?
+    private(set) var warnings: [DecodeWarning] = []
+
+    init(options: DecodeOptions) {
+        self.options = options
+    }
+
+    // MARK: - FormatDecoder
+
+    var isAnimated: Bool { animation != nil && !frameControls.isEmpty }
+
+    var completedFrameCount: Int {
+        if isAnimated { return frameImages.count }
+        return mainImageBitmap == nil ? 0 : 1
+    }
+
+    var availableFrameCount: Int {
+        if isAnimated { return frameImages.count }
+        return mainImageBitmap != nil ? 1 : 0
+    }
+
+    func frame(at index: Int) throws(DecodeError) -> Bitmap {
+        guard index >= 0, index < availableFrameCount else {
+            throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
+        }
+        guard isAnimated, let header else {
+            // A still image: the main image. (availableFrameCount > 0 implies it exists.)
+            guard let mainImageBitmap else {
+                throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.frameOutOfRange(index: index, count: 0))
+            }
+            return mainImageBitmap
+        }
+        var cache = compositorCache
+        if cache == nil || cache!.index >= index {
+            cache = (-1, APNGCompositor(width: header.width, height: header.height, sixteenBit: header.bitDepth == 16))
+        }
+        guard var (done, compositor) = cache else { return frameImages[index] }
+        while done < index {
+            done += 1
+            compositor.draw(frameImages[done], control: frameControls[done], isFirst: done == 0)
+        }
+        compositorCache = (done, compositor)
+        return compositor.canvas
+    }
+
+    func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+        while true {
+            switch state {
+            case .done:
+                return .finished
+
+            case .signature:
+                switch input.demand(8) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated:
+                    throw DecodeError(.truncated, format: .png, offset: input.writeIndex, PNGError.truncated(inside: "the signature"))
+                case .ready:
+                    let signature = Array(try bytes(input.consume(8), count: 8))
+                    guard signature == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
+                        throw DecodeError(.malformed, format: .png, offset: 0, PNGError.badSignature(found: signature))
+                    }
+                    state = .chunkHeader
+                }
+
+            case .chunkHeader:
+                switch input.demand(8) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(inside: "a chunk header", at: input.writeIndex)
+                case .ready:
+                    let offset = input.readIndex
+                    var reader = input.consume(8)
+                    let length = try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) }
+                    let type = PNGChunkType(code: try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) })
+                    guard type.isValid else {
+                        throw DecodeError(.malformed, format: .png, offset: offset + 4,
+                                          PNGError.invalidChunkType(bytes: [type.bytes.0, type.bytes.1, type.bytes.2, type.bytes.3]))
+                    }
+                    // §5.3: "The length … shall not exceed 2^31 − 1 bytes."
+                    guard length <= 0x7FFF_FFFF else {
+                        throw DecodeError(.malformed, format: .png, offset: offset, PNGError.chunkTooLong(type: type.description, length: length))
+                    }
+                    let chunk = Chunk(type: type, length: Int(length), offset: offset)
+                    state = try beginChunk(chunk)
+                }
+
+            case .chunkBody(let chunk):
+                switch input.demand(chunk.length + 4) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(inside: "chunk \(chunk.type)", at: input.writeIndex)
+                case .ready:
+                    let data = try bytes(input.consume(chunk.length), count: chunk.length)
+                    var crcReader = input.consume(4)
+                    let stored = try read { () throws(ByteReaderError) in try crcReader.readUInt32(.bigEndian) }
+                    let computed = CRC32.checksum(data, initial: CRC32.checksum(typeBytes(chunk.type)))
+                    if stored != computed {
+                        let error = PNGError.crcMismatch(type: chunk.type.description, stored: stored, computed: computed)
+                        if chunk.type.isCritical || !options.pngIgnoreAncillaryCRCErrors {
+                            throw DecodeError(.malformed, format: .png, offset: chunk.dataOffset + chunk.length, error)
+                        }
+                        warn(at: chunk.dataOffset + chunk.length, "\(error); chunk ignored")
+                        state = .chunkHeader
+                        continue
+                    }
+                    state = try process(chunk, data: data)
+                }
+
+            case .fdATSequence(let chunk):
+                switch input.demand(4) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(inside: "chunk fdAT", at: input.writeIndex)
+                case .ready:
+                    var reader = input.consume(4)
+                    let sequence = try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) }
+                    let sequenceBytes: [UInt8] = [UInt8(sequence >> 24), UInt8((sequence >> 16) & 0xFF), UInt8((sequence >> 8) & 0xFF), UInt8(sequence & 0xFF)]
+                    let crc = CRC32.checksum(sequenceBytes, initial: CRC32.checksum(typeBytes(chunk.type)))
+                    if animation != nil && !checkSequence(sequence, at: chunk.dataOffset) { currentFrame = nil }
+                    state = .imageData(chunk, remaining: chunk.length - 4, crc: crc)
+                }
+
+            case .imageData(let chunk, let remaining, let crc):
+                let count = min(remaining, input.available)
+                if count == 0 && remaining > 0 {
+                    if input.isClosed { return try endOfInput(inside: "chunk \(chunk.type)", at: input.writeIndex) }
+                    return .needMoreInput
+                }
+                let start = input.readIndex
+                let outcome = input.bytes.withUnsafeBytes { all -> Result<UInt32, DecodeError> in
+                    // start + count ≤ writeIndex (count ≤ available), so the slice is in bounds.
+                    let piece = UnsafeRawBufferPointer(rebasing: all[start ..< start + count])
+                    do throws(DecodeError) {
+                        try feedImageData(chunk.type, piece, fileOffset: start)
+                    } catch {
+                        return .failure(error)
+                    }
+                    return .success(CRC32.update(crc, piece))
+                }
+                let newCRC = try outcome.get()
+                input.readIndex += count
+                state = remaining - count == 0 ? .imageDataCRC(chunk, crc: newCRC) : .imageData(chunk, remaining: remaining - count, crc: newCRC)
+
+            case .imageDataCRC(let chunk, let crc):
+                switch input.demand(4) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(inside: "the CRC of chunk \(chunk.type)", at: input.writeIndex)
+                case .ready:
+                    var reader = input.consume(4)
+                    let stored = try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) }
+                    if stored != crc {
+                        let error = PNGError.crcMismatch(type: chunk.type.description, stored: stored, computed: crc)
+                        // fdAT is ancillary by its name, but its data is already in the frame: a
+                        // bad fdAT CRC drops the animation; a bad IDAT CRC is fatal.
+                        if chunk.type == .IDAT || !options.pngIgnoreAncillaryCRCErrors {
+                            throw DecodeError(.malformed, format: .png, offset: chunk.dataOffset + chunk.length, error)
+                        }
+                        dropAnimation("\(error)", at: chunk.dataOffset + chunk.length)
+                    }
+                    try finishImageDataChunk(chunk)
+                    state = .chunkHeader
+                    if shouldStopEarly { try finish(); state = .done }
+                }
+            }
+        }
+    }
+
+    // MARK: - Chunks
+
+    private func typeBytes(_ type: PNGChunkType) -> [UInt8] {
+        [type.bytes.0, type.bytes.1, type.bytes.2, type.bytes.3]
+    }
+
+    /// Decides what to do with a chunk from its header alone.
+    private func beginChunk(_ chunk: Chunk) throws(DecodeError) -> State {
+        let type = chunk.type
+        if header == nil && type != .IHDR {
+            throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("first chunk is \(type), not IHDR"))
+        }
+        // A chunk other than IDAT ends the IDAT sequence. If scanlines are still missing the
+        // image data is incomplete: libpng's "Not enough image data" error.
+        if type != .IDAT, order.seenIDAT, let mainImage, !mainImage.isComplete {
+            throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.notEnoughImageData(rowsMissing: mainImage.scanlinesMissing))
+        }
+        switch type {
+        case .IDAT:
+            if mainImage == nil {
+                guard let header else { throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("IDAT before IHDR")) }
+                if header.colorType == .indexed && palette == nil {
+                    throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.missingPalette)
+                }
+                if animation != nil, let control = pendingControl {
+                    // An fcTL before the first IDAT makes the default image frame 0; it must
+                    // cover the whole canvas at (0, 0).
+                    if control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height {
+                        dropAnimation("the first fcTL must cover the canvas", at: chunk.offset)
+                    } else {
+                        defaultImageIsFrame = true
+                    }
+                }
+                mainImage = try PNGImageData(header: header, limits: options.limits, offsetBase: chunk.dataOffset)
+                order.noteIDAT()
+                finishHeaderProperties()
+            } else if let mainImage, mainImage.isComplete, lastChunkWasNotIDAT {
+                // libpng: "Too many IDATs found" is a benign error (a warning when reading).
+                warn(at: chunk.offset, "IDAT after the image data ended; ignored")
+                return .chunkBody(chunk)
+            }
+            lastChunkWasNotIDAT = false
+            return .imageData(chunk, remaining: chunk.length, crc: CRC32.checksum(typeBytes(type)))
+        case .fdAT:
+            lastChunkWasNotIDAT = true
+            guard chunk.length >= 4 else {
+                dropAnimation("fdAT shorter than its sequence number", at: chunk.offset)
+                return .chunkBody(chunk)
+            }
+            return .fdATSequence(chunk)
+        default:
+            lastChunkWasNotIDAT = true
+            return .chunkBody(chunk)
+        }
+    }
+    private var lastChunkWasNotIDAT = false
+
+    /// Handles a whole non-streamed chunk. Returns the next state.
+    private func process(_ chunk: Chunk, data: ArraySlice<UInt8>) throws(DecodeError) -> State {
+        let type = chunk.type
+        switch type {
+        case .IHDR:
+            guard header == nil else {
+                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("duplicate IHDR"))
+            }
+            let parsed = try PNGHeader(parsing: data, offset: chunk.dataOffset)
+            header = parsed
+            _ = try SizeMath.checkImage(width: parsed.width, height: parsed.height, bytesPerPixel: 1,
+                                        limits: options.limits, format: .png, offset: chunk.dataOffset)
+            var properties = ImageProperties(format: .png, width: parsed.width, height: parsed.height,
+                                             colorModel: parsed.colorType == .grayscale || parsed.colorType == .grayscaleAlpha ? .gray : .rgb,
+                                             bitsPerComponent: parsed.bitDepth, hasAlpha: parsed.colorType.hasAlphaChannel)
+            properties.isInterlaced = parsed.interlaced
+            self.properties = properties
+        case .PLTE:
+            guard let header else { break }
+            if order.seenPLTE {
+                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("duplicate PLTE"))
+            }
+            if order.seenIDAT {
+                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("PLTE after IDAT"))
+            }
+            if header.colorType == .grayscale || header.colorType == .grayscaleAlpha {
+                // libpng: "ignored in grayscale PNG" (benign error).
+                warn(at: chunk.offset, "PLTE in a grayscale image ignored")
+                break
+            }
+            guard data.count > 0, data.count % 3 == 0, data.count <= 768 else {
+                if header.colorType == .indexed {
+                    throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.invalidPaletteLength(UInt32(data.count)))
+                }
+                warn(at: chunk.offset, "\(PNGError.invalidPaletteLength(UInt32(data.count))); ignored")
+                break
+            }
+            order.notePLTE()
+            // libpng silently drops entries beyond 2^bitDepth for indexed images.
+            var entries = Array(data)
+            if header.colorType == .indexed {
+                entries = Array(entries.prefix(3 << header.bitDepth))
+            }
+            palette = Palette(rgb: entries)
+        case .IEND:
+            try finish()
+            return .done
+        case .tRNS:
+            guard let header, admit(type, at: chunk.offset) else { break }
+            switch header.colorType {
+            case .grayscale:
+                guard data.count == 2 else { warn(at: chunk.offset, "tRNS: length \(data.count) for gray, must be 2; ignored"); break }
+                transparency = .key([UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex + 1])])
+            case .truecolor:
+                guard data.count == 6 else { warn(at: chunk.offset, "tRNS: length \(data.count) for RGB, must be 6; ignored"); break }
+                let d = Array(data)
+                transparency = .key([UInt16(d[0]) << 8 | UInt16(d[1]), UInt16(d[2]) << 8 | UInt16(d[3]), UInt16(d[4]) << 8 | UInt16(d[5])])
+            case .indexed:
+                guard data.count >= 1, data.count <= (palette?.count ?? 0) else {
+                    warn(at: chunk.offset, "tRNS: \(data.count) entries for a palette of \(palette?.count ?? 0); ignored")
+                    break
+                }
+                transparency = .paletteAlpha(Array(data))
+            case .grayscaleAlpha, .truecolorAlpha:
+                warn(at: chunk.offset, "tRNS in an image with an alpha channel ignored")
+            }
+        case .acTL:
+            guard admit(type, at: chunk.offset) else { break }
+            if let control = APNGAnimationControl(parsing: data) {
+                animation = control
+                if control.frameCount > options.limits.maxFrames {
+                    dropAnimation("\(control.frameCount) frames exceed the limit of \(options.limits.maxFrames)", at: chunk.offset)
+                }
+            } else {
+                warn(at: chunk.offset, "APNG: invalid acTL; the file is shown as a still image")
+            }
+        case .fcTL:
+            guard animation != nil, let header else { break }
+            switch APNGFrameControl.parse(data, canvasWidth: header.width, canvasHeight: header.height) {
+            case .failure(let error):
+                dropAnimation(error.description, at: chunk.offset)
+            case .success(let control):
+                guard checkSequence(control.sequenceNumber, at: chunk.dataOffset) else { break }
+                if currentFrame != nil || (pendingControl != nil && mainImage == nil) {
+                    dropAnimation("fcTL without image data for the previous frame", at: chunk.offset)
+                    break
+                }
+                if mainImage == nil {
+                    pendingControl = control
+                } else {
+                    if frameControls.count >= (animation?.frameCount ?? 0) {
+                        dropAnimation("more fcTL chunks than acTL announced", at: chunk.offset)
+                        break
+                    }
+                    let frameHeader = PNGHeader(width: control.width, height: control.height, bitDepth: header.bitDepth,
+                                                colorType: header.colorType, interlaced: header.interlaced)
+                    currentFrame = (control, try PNGImageData(header: frameHeader, limits: options.limits, offsetBase: chunk.offset))
+                }
+            }
+        default:
+            if type.isCritical {
+                throw DecodeError(.unsupported, format: .png, offset: chunk.offset, PNGError.unknownCriticalChunk(type: type.description))
+            }
+            guard admit(type, at: chunk.offset), let header, var properties else { break }
+            if let problem = PNGMetadata.apply(type, data: data, header: header, limits: options.limits, to: &properties) {
+                warn(at: chunk.offset, problem)
+            }
+            self.properties = properties
+        }
+        return .chunkHeader
+    }
+
+    /// §5.6 ordering for ancillary chunks; false (with a warning) when the chunk is to be ignored.
+    private func admit(_ type: PNGChunkType, at offset: Int) -> Bool {
+        if let problem = order.admitAncillary(type, indexed: header?.colorType == .indexed) {
+            warn(at: offset, problem)
+            return false
+        }
+        return true
+    }
+
+    // MARK: - Image data
+
+    private func feedImageData(_ type: PNGChunkType, _ piece: UnsafeRawBufferPointer, fileOffset: Int) throws(DecodeError) {
+        if type == .IDAT {
+            guard let mainImage, !(mainImage.isComplete && mainImage.streamEnded && lastChunkWasNotIDAT) else { return }
+            try mainImage.feed(piece, fileOffset: fileOffset)
+            return
+        }
+        // fdAT: errors in a frame's data drop the animation, never the default image.
+        guard let frame = currentFrame else { return }
+        do {
+            try frame.data.feed(piece, fileOffset: fileOffset)
+        } catch {
+            dropAnimation(error.description, at: fileOffset)
+        }
+    }
+
+    private func finishImageDataChunk(_ chunk: Chunk) throws(DecodeError) {
+        if chunk.type == .IDAT {
+            guard let mainImage, mainImage.isComplete, mainImageBitmap == nil else { return }
+            if mainImage.sawExtraData { warn(at: chunk.offset, "extra compressed data after the image") }
+            mainImageBitmap = nativeBitmap(of: mainImage)
+            if defaultImageIsFrame, let control = pendingControl, animation != nil {
+                appendFrame(mainImage, control: control)
+            }
+            pendingControl = nil
+            return
+        }
+        if let frame = currentFrame, frame.data.isComplete {
+            appendFrame(frame.data, control: frame.control)
+            currentFrame = nil
+        }
+    }
+
+    private func appendFrame(_ data: PNGImageData, control: APNGFrameControl) {
+        let native = nativeBitmap(of: data)
+        guard let rgba = try? native.converted(to: data.header.bitDepth == 16 ? .rgba16 : .rgba8) else {
+            dropAnimation("frame could not be converted", at: nil)
+            return
+        }
+        frameControls.append(control)
+        frameImages.append(rgba)
+        updateAnimationProperties()
+    }
+
+    private func nativeBitmap(of data: PNGImageData) -> Bitmap {
+        PNGPixelExpansion.nativeBitmap(header: data.header, rows: data.paddedPixels(), palette: palette, transparency: transparency)
+    }
+
+    /// APNG: sequence numbers start at 0 and increase by one over fcTL and fdAT chunks.
+    private func checkSequence(_ sequence: UInt32, at offset: Int) -> Bool {
+        guard sequence == nextSequenceNumber else {
+            dropAnimation("sequence number \(sequence), expected \(nextSequenceNumber)", at: offset)
+            return false
+        }
+        nextSequenceNumber &+= 1
+        return true
+    }
+
+    /// An invalid animation leaves the default image as a still (what browsers do with a broken APNG).
+    private func dropAnimation(_ why: String, at offset: Int?) {
+        guard animation != nil else { return }
+        warn(at: offset, "APNG: \(why); the file is shown as a still image")
+        animation = nil
+        frameControls = []
+        frameImages = []
+        currentFrame = nil
+        pendingControl = nil
+        compositorCache = nil
+        updateAnimationProperties()
+    }
+
+    private var shouldStopEarly: Bool {
+        guard options.firstFrameOnly, mainImageBitmap != nil else { return false }
+        return animation == nil || defaultImageIsFrame
+    }
+
+    // MARK: - Properties and the end
+
+    private func finishHeaderProperties() {
+        guard let header, var properties else { return }
+        properties.hasAlpha = header.colorType.hasAlphaChannel || transparency != nil
+        if header.colorType == .indexed, let palette {
+            properties.colorModel = .indexed(PNGPixelExpansion.applying(transparency, to: palette))
+        }
+        self.properties = properties
+        updateAnimationProperties()
+    }
+
+    private func updateAnimationProperties() {
+        guard var properties else { return }
+        if let animation, !frameControls.isEmpty || currentFrame != nil || pendingControl != nil {
+            properties.frameCount = max(1, frameImages.count)
+            properties.loopCount = animation.playCount
+            properties.frames = frameControls.map { FrameTiming(delay: $0.delaySeconds) }
+            properties.extra.removeAll { $0.key == "apngFrames" || $0.key == "apngDefaultImageIsFrame" }
+            properties.extra.append(("apngFrames", String(animation.frameCount)))
+            properties.extra.append(("apngDefaultImageIsFrame", String(defaultImageIsFrame)))
+        } else {
+            properties.frameCount = 1
+            properties.loopCount = nil
+            properties.frames = []
+            properties.extra.removeAll { $0.key == "apngFrames" || $0.key == "apngDefaultImageIsFrame" }
+        }
+        self.properties = properties
+    }
+
+    /// IEND, or first-frame-only completion: check that the image is all there.
+    private func finish() throws(DecodeError) {
+        guard let mainImage else {
+            throw DecodeError(.malformed, format: .png, offset: nil, PNGError.missingImageData)
+        }
+        if !mainImage.isComplete {
+            throw DecodeError(.malformed, format: .png, offset: nil, PNGError.notEnoughImageData(rowsMissing: mainImage.scanlinesMissing))
+        }
+        if let animation, frameImages.count != animation.frameCount, !options.firstFrameOnly {
+            // Fewer frames than announced: keep the ones that arrived (browsers play them).
+            warn(at: nil, "APNG: acTL announced \(animation.frameCount) frames, \(frameImages.count) decoded")
+            if frameImages.isEmpty { dropAnimation("no complete frame", at: nil) }
+        }
+        updateAnimationProperties()
+    }
+
+    /// The input ended at `offset` inside the named part. With at least some decoded rows the
+    /// image is finished as truncated (rows never received are zero, see Docs/PNG.md); before
+    /// that there is no image and the error is thrown.
+    private func endOfInput(inside part: String, at offset: Int) throws(DecodeError) -> DecodeProgress {
+        let error = DecodeError(.truncated, format: .png, offset: offset, PNGError.truncated(inside: part))
+        if mainImageBitmap == nil {
+            guard let mainImage, mainImage.pixels.count > 0 else { throw error }
+            mainImageBitmap = nativeBitmap(of: mainImage)
+        }
+        if let frame = currentFrame, frame.data.pixels.count > 0 {
+            appendFrame(frame.data, control: frame.control)
+            currentFrame = nil
+        }
+        if animation != nil, frameImages.isEmpty {
+            dropAnimation("input ended before the first frame", at: offset)
+        }
+        truncation = error
+        warnings.append(DecodeWarning(offset: offset, error.description))
+        updateAnimationProperties()
+        state = .done
+        return .finished
+    }
+
+    private func warn(at offset: Int?, _ message: String) {
+        warnings.append(DecodeWarning(offset: offset, message))
+    }
+
+    // MARK: - Small helpers
+
+    /// Reads through a `ByteReader` whose window was already checked by `demand`; a failure
+    /// would be a bug in this file, reported as malformed rather than trapping.
+    private func read<T>(_ body: () throws(ByteReaderError) -> T) throws(DecodeError) -> T {
+        do { return try body() } catch {
+            throw DecodeError(.malformed, format: .png, offset: error.offset, PNGError.truncated(inside: "a field"))
+        }
+    }
+
+    private func bytes(_ reader: ByteReader, count: Int) throws(DecodeError) -> ArraySlice<UInt8> {
+        var reader = reader
+        return try read { () throws(ByteReaderError) in try reader.readBytes(count: count) }
+    }
+}

@@ -1,0 +1,79 @@
+import PureImage
+
+/// `pureimage decode FILE -o OUT [--frame N] [--pixel-format NAME] [--apply-orientation] [--scale 1/N]`
+enum DecodeCommand {
+    static let help = """
+    usage: pureimage decode FILE -o OUT [--frame N] [--pixel-format NAME]
+                            [--apply-orientation] [--scale 1/2|1/4|1/8]
+
+    Decodes FILE and writes OUT; the container follows OUT's extension: .pam, .png, .ppm, .pgm.
+    --frame N             frame N of an animation (0-based), composed on the canvas
+    --pixel-format NAME   rgba8, rgba16, rgba8-premultiplied, bgra8-display, native;
+                          default: canonical RGBA (8-bit, or 16-bit for deeper sources)
+    --apply-orientation   rotate/flip per the EXIF orientation
+    --scale 1/N           JPEG DCT-domain reduction (1/2, 1/4, 1/8); other formats: 1/1 only
+    Files hold components in logical order (gray, R G B, C M Y K, then alpha); premultiplied
+    formats keep premultiplied samples; skip bytes are dropped. PPM/PGM drop alpha.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--frame", "--pixel-format", "--scale"],
+                                   allowedFlags: ["--apply-orientation", "--help", "-h"])
+        if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
+        guard parsed.positional.count == 1, let path = parsed.positional.first else {
+            throw UsageError(message: "decode takes exactly one FILE")
+        }
+        guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError(message: "decode needs -o OUT") }
+        guard let container = ImageWriter.Container(pathExtension: output) else {
+            throw UsageError(message: "cannot tell the output format from '\(output)' (use .pam, .png, .ppm or .pgm)")
+        }
+        var frame = 0
+        if let text = parsed.value("--frame") {
+            guard let value = Int(text), value >= 0 else { throw UsageError(message: "--frame takes a frame number ≥ 0") }
+            frame = value
+        }
+        let outputFormat = try pixelFormat(parsed.value("--pixel-format"))
+        var options = DecodeOptions()
+        if let scale = parsed.value("--scale") {
+            let denominators = ["1/1": 1, "1": 1, "1/2": 2, "1/4": 4, "1/8": 8]
+            guard let denominator = denominators[scale] else { throw UsageError(message: "--scale takes 1/2, 1/4 or 1/8") }
+            options.jpegScaleDenominator = denominator
+        }
+
+        let bitmap: Bitmap
+        let source: ImageSource
+        do {
+            source = try ImageSource(contentsOfFile: path, options: options)
+            if options.jpegScaleDenominator != 1 && source.format != .jpeg {
+                throw UsageError(message: "--scale applies to JPEG only")
+            }
+            bitmap = try source.image(at: frame, options: ImageDecodingOptions(output: outputFormat, applyOrientation: parsed.has("--apply-orientation")))
+        } catch let error as DecodeError {
+            return CLI.report(path, error)
+        }
+        do {
+            let encoded = try ImageWriter.encode(bitmap, as: container)
+            try FileIO.write(encoded, to: output)
+        } catch let error as ImageWriter.WriteError {
+            printError("pureimage: \(output): cannot write: \(error)")
+            return ExitStatus.invalidInput
+        }
+        if let truncation = source.truncation {
+            printError("pureimage: \(path): warning: \(truncation); partial image written")
+            return ExitStatus.truncated
+        }
+        return ExitStatus.success
+    }
+
+    static func pixelFormat(_ name: String?) throws -> ImageDecodingOptions.Output {
+        switch name {
+        case nil: return .canonicalRGBA
+        case "rgba8": return .format(.rgba8)
+        case "rgba16": return .format(.rgba16)
+        case "rgba8-premultiplied": return .format(.rgba8Premultiplied)
+        case "bgra8-display": return .display
+        case "native": return .native
+        case let other?: throw UsageError(message: "unknown pixel format '\(other)' (rgba8, rgba16, rgba8-premultiplied, bgra8-display, native)")
+        }
+    }
+}

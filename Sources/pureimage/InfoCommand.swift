@@ -1,0 +1,103 @@
+import PureImage
+
+/// `pureimage info FILE [--json]`
+enum InfoCommand {
+    static let help = """
+    usage: pureimage info FILE [--json]
+
+    Prints the format, size, frame count, orientation, colour model, bit depth, alpha,
+    progressive/interlaced flags, loop count and per-frame timing of FILE.
+    --json   one JSON object with the keys format, width, height, frameCount, orientation,
+             colorModel, bitsPerComponent, hasAlpha, progressive, interlaced, loopCount,
+             frames [{delay, duration}], truncated, warnings, and format-specific extras.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, valued: [], allowedFlags: ["--json", "--help", "-h"])
+        if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
+        guard parsed.positional.count == 1, let path = parsed.positional.first else {
+            throw UsageError(message: "info takes exactly one FILE")
+        }
+        let source: ImageSource
+        let properties: ImageProperties
+        do {
+            source = try ImageSource(contentsOfFile: path)
+            properties = try source.properties()
+        } catch {
+            return CLI.report(path, error)
+        }
+        let truncation = source.truncation
+        if parsed.has("--json") {
+            print(json(properties, truncation: truncation, warnings: source.warnings))
+        } else {
+            print(text(properties, truncation: truncation, warnings: source.warnings))
+        }
+        if let truncation {
+            printError("pureimage: \(path): warning: \(truncation)")
+            return ExitStatus.truncated
+        }
+        return ExitStatus.success
+    }
+
+    static func json(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning]) -> String {
+        var object = JSONObject()
+        object["format"] = .string(p.format.rawValue)
+        object["width"] = .int(p.width)
+        object["height"] = .int(p.height)
+        object["frameCount"] = .int(p.frameCount)
+        object["orientation"] = .int(p.orientation.rawValue)
+        object["colorModel"] = .string(p.colorModel.name)
+        object["bitsPerComponent"] = .int(p.bitsPerComponent)
+        object["hasAlpha"] = .bool(p.hasAlpha)
+        object["progressive"] = .bool(p.isProgressive)
+        object["interlaced"] = .bool(p.isInterlaced)
+        object["loopCount"] = p.loopCount.map { .int($0) } ?? .null
+        object["frames"] = .array(p.frames.map { timing in
+            var frame = JSONObject()
+            frame["delay"] = .double(timing.delay)
+            frame["duration"] = .double(timing.duration)
+            return .object(frame)
+        })
+        object["exifBytes"] = p.exif.map { .int($0.count) } ?? .null
+        object["iccProfileBytes"] = p.iccProfile.map { .int($0.count) } ?? .null
+        object["text"] = .array(p.text.map { entry in
+            var item = JSONObject()
+            item["keyword"] = .string(entry.keyword)
+            item["text"] = .string(entry.text)
+            return .object(item)
+        })
+        var extra = JSONObject()
+        for (key, value) in p.extra { extra[key] = .string(value) }
+        object["extra"] = .object(extra)
+        object["truncated"] = .bool(truncation != nil)
+        object["warnings"] = .array(warnings.map { .string($0.description) })
+        return JSONValue.object(object).serialized()
+    }
+
+    static func text(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning]) -> String {
+        var lines = [
+            "format:        \(p.format.rawValue)",
+            "size:          \(p.width) x \(p.height)",
+            "frames:        \(p.frameCount)",
+            "orientation:   \(p.orientation.rawValue) (\(p.orientation))",
+            "colour model:  \(p.colorModel.name)",
+            "bit depth:     \(p.bitsPerComponent)",
+            "alpha:         \(p.hasAlpha ? "yes" : "no")",
+            "progressive:   \(p.isProgressive ? "yes" : "no")",
+            "interlaced:    \(p.isInterlaced ? "yes" : "no")",
+        ]
+        if let loops = p.loopCount { lines.append("loop count:    \(loops == 0 ? "0 (forever)" : String(loops))") }
+        for (index, frame) in p.frames.enumerated() {
+            lines.append("frame \(index):".padding(15) + "delay \(frame.delay) s, plays for \(frame.duration) s")
+        }
+        if let exif = p.exif { lines.append("exif:          \(exif.count) bytes") }
+        if let icc = p.iccProfile { lines.append("icc profile:   \(icc.count) bytes") }
+        for entry in p.text { lines.append("text:          \(entry.keyword): \(entry.text.prefix(200))") }
+        for (key, value) in p.extra { lines.append("\(key):".padding(15) + value) }
+        if let truncation { lines.append("truncated:     \(truncation)") }
+        for warning in warnings where warning.description != truncation?.description {
+            lines.append("warning:       \(warning)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
