@@ -64,6 +64,10 @@ final class PNGDecoder: FormatDecoder {
 
     var isAnimated: Bool { animation != nil && !frameControls.isEmpty }
 
+    /// The image IDAT holds (the APNG "default image"), whether or not it is an animation frame:
+    /// what a decoder without APNG support (libpng) shows.
+    var defaultImage: Bitmap? { mainImageBitmap }
+
     var completedFrameCount: Int {
         if isAnimated { return frameImages.count }
         return mainImageBitmap == nil ? 0 : 1
@@ -229,10 +233,16 @@ final class PNGDecoder: FormatDecoder {
         if header == nil && type != .IHDR {
             throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("first chunk is \(type), not IHDR"))
         }
-        // A chunk other than IDAT ends the IDAT sequence. If scanlines are still missing the
-        // image data is incomplete: libpng's "Not enough image data" error.
-        if type != .IDAT, order.seenIDAT, let mainImage, !mainImage.isComplete {
-            throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.notEnoughImageData(rowsMissing: mainImage.scanlinesMissing))
+        // A chunk other than IDAT ends the IDAT sequence. Every scanline must be in and the
+        // zlib stream must have reached its end (libpng reads on to the stream end after the
+        // last row and fails with "Not enough image data" when the IDATs run out first).
+        if type != .IDAT, order.seenIDAT, let mainImage {
+            if !mainImage.isComplete {
+                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.notEnoughImageData(rowsMissing: mainImage.scanlinesMissing))
+            }
+            if !mainImage.streamEnded {
+                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.unterminatedImageData)
+            }
         }
         switch type {
         case .IDAT:
@@ -304,7 +314,11 @@ final class PNGDecoder: FormatDecoder {
                 warn(at: chunk.offset, "PLTE in a grayscale image ignored")
                 break
             }
-            guard data.count > 0, data.count % 3 == 0, data.count <= 768 else {
+            // libpng's png_set_PLTE refuses an empty palette for every colour type ("Invalid palette").
+            guard data.count > 0 else {
+                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.invalidPaletteLength(0))
+            }
+            guard data.count % 3 == 0, data.count <= 768 else {
                 if header.colorType == .indexed {
                     throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.invalidPaletteLength(UInt32(data.count)))
                 }

@@ -40,6 +40,9 @@ public enum PNGError: DecodeErrorReason, Hashable {
     /// §10 / libpng "Not enough image data": the zlib stream ended (or another chunk came)
     /// before every scanline was delivered.
     case notEnoughImageData(rowsMissing: Int)
+    /// §10: the zlib stream does not end within the IDAT chunks although every scanline is in
+    /// (its Adler-32 is missing or damaged); libpng reports "Not enough image data".
+    case unterminatedImageData
     /// The input ended inside the named part of the file.
     case truncated(inside: String)
     /// APNG: an acTL, fcTL or fdAT rule was broken (sequence numbers, frame regions, order).
@@ -68,6 +71,7 @@ public enum PNGError: DecodeErrorReason, Hashable {
         case .invalidFilterType(let type, let row): return "filter type \(type) on scanline \(row)"
         case .corruptImageData(let message): return "corrupt compressed image data: \(message)"
         case .notEnoughImageData(let missing): return "image data ended with \(missing) scanlines missing"
+        case .unterminatedImageData: return "the compressed image data does not end before the IDAT chunks do"
         case .truncated(let inside): return "input ends inside \(inside)"
         case .animation(let rule): return "APNG: \(rule)"
         }

@@ -1,0 +1,139 @@
+import Testing
+@testable import PureImage
+
+/// The rounding rules of `Bitmap.converted(to:)`, checked exhaustively against a Double
+/// reference with round-half-up.
+@Suite struct ConversionTests {
+    static func roundHalfUp(_ value: Double) -> Int { Int((value + 0.5).rounded(.down)) }
+
+    static func pixel(_ format: PixelFormat, _ bytes: [UInt8]) throws -> Bitmap {
+        try Bitmap(width: bytes.count / (format.bitsPerPixel / 8), height: 1, format: format, bytes: bytes)
+    }
+
+    @Test func premultiplyEveryColourAndAlpha() throws {
+        // One row of 256 × 256 pixels: colour c, alpha a.
+        var bytes: [UInt8] = []
+        for a in 0..<256 { for c in 0..<256 { bytes += [UInt8(c), UInt8(c), UInt8(c), UInt8(a)] } }
+        let straight = try Self.pixel(.rgba8, bytes)
+        let premultiplied = try straight.converted(to: .rgba8Premultiplied)
+        var mismatches = 0
+        for a in 0..<256 {
+            for c in 0..<256 {
+                let index = (a * 256 + c) * 4
+                let expected = Self.roundHalfUp(Double(c * a) / 255)
+                if Int(premultiplied.tightBytes[index]) != expected || premultiplied.tightBytes[index + 3] != UInt8(a) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func unpremultiplyEveryColourAndAlpha() throws {
+        var bytes: [UInt8] = []
+        for a in 0..<256 { for c in 0..<256 { bytes += [UInt8(c), 0, 0, UInt8(a)] } }
+        let premultiplied = try Self.pixel(.rgba8Premultiplied, bytes)
+        let straight = try premultiplied.converted(to: .rgba8)
+        var mismatches = 0
+        for a in 0..<256 {
+            for c in 0..<256 {
+                let index = (a * 256 + c) * 4
+                // c = min(max, round(c' · max / a)), and 0 when a = 0.
+                let expected = a == 0 ? 0 : min(255, Self.roundHalfUp(Double(c) * 255 / Double(a)))
+                if Int(straight.tightBytes[index]) != expected { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func alphaZeroAndMax() throws {
+        let straight = try Self.pixel(.rgba8, [200, 100, 50, 0, 200, 100, 50, 255])
+        let premultiplied = try straight.converted(to: .rgba8Premultiplied)
+        #expect(premultiplied.tightBytes == [0, 0, 0, 0, 200, 100, 50, 255])
+        #expect(try premultiplied.converted(to: .rgba8).tightBytes == [0, 0, 0, 0, 200, 100, 50, 255])
+        // 16-bit: a = 0 clears, a = 65535 keeps.
+        let format16 = PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: .last)
+        let premultiplied16 = PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: .premultipliedLast)
+        let wide = try Self.pixel(format16, [0x12, 0x34, 0, 0, 0, 0, 0, 0, 0x12, 0x34, 0, 0, 0, 0, 0xFF, 0xFF])
+        #expect(try wide.converted(to: premultiplied16).tightBytes == [0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34, 0, 0, 0, 0, 0xFF, 0xFF])
+    }
+
+    @Test func sixteenToEightRoundsEveryValue() throws {
+        var bytes: [UInt8] = []
+        for v in 0..<65536 { bytes += [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        let gray16 = try Self.pixel(PixelFormat(colorModel: .gray, bitsPerComponent: 16, alphaInfo: .none), bytes)
+        let gray8 = try gray16.converted(to: .gray8)
+        for v in 0..<65536 {
+            let expected = Self.roundHalfUp(Double(v) * 255 / 65535)
+            if Int(gray8.tightBytes[v]) != expected {
+                Issue.record("16→8 of \(v): \(gray8.tightBytes[v]), expected \(expected)")
+                return
+            }
+            #expect(expected == (v + 128) / 257 || v < 0)
+        }
+    }
+
+    @Test func eightToSixteenIsTimes257() throws {
+        let gray8 = try Self.pixel(.gray8, (0..<256).map(UInt8.init))
+        let gray16 = try gray8.converted(to: PixelFormat(colorModel: .gray, bitsPerComponent: 16, alphaInfo: .none))
+        for v in 0..<256 {
+            #expect(Int(gray16.tightBytes[2 * v]) << 8 | Int(gray16.tightBytes[2 * v + 1]) == v * 257)
+        }
+    }
+
+    @Test func grayReplicatesAndLowBitDepthsScale() throws {
+        let gray = try Self.pixel(.gray8, [0, 77, 255])
+        #expect(try gray.converted(to: .rgb8).tightBytes == [0, 0, 0, 77, 77, 77, 255, 255, 255])
+        // 2-bit gray 0,1,2,3 → 0, 85, 170, 255 (bit replication).
+        let twoBit = try Bitmap(width: 4, height: 1, format: PixelFormat(colorModel: .gray, bitsPerComponent: 2, alphaInfo: .none), bytes: [0b00_01_10_11])
+        #expect(try twoBit.converted(to: .gray8).tightBytes == [0, 85, 170, 255])
+    }
+
+    @Test func rgbToGrayUsesRec601() throws {
+        let rgb = try Self.pixel(.rgb8, [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])
+        // (19595·R + 38470·G + 7471·B + 32768) >> 16
+        #expect(try rgb.converted(to: .gray8).tightBytes == [76, 150, 29, 255])
+    }
+
+    @Test func cmykToRGB() throws {
+        let cmyk = PixelFormat(colorModel: .cmyk, bitsPerComponent: 8, alphaInfo: .none)
+        let pixels = try Self.pixel(cmyk, [0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 255, 128, 64, 0, 51])
+        // R = round((255 − C)(255 − K) / 255)
+        let expected: [UInt8] = [255, 255, 255, 0, 255, 255, 0, 0, 0,
+                                 UInt8(Self.roundHalfUp(127.0 * 204 / 255)), UInt8(Self.roundHalfUp(191.0 * 204 / 255)), 204]
+        #expect(try pixels.converted(to: .rgb8).tightBytes == expected)
+    }
+
+    @Test func indexedExpandsThroughThePaletteAndPadsWithBlack() throws {
+        let palette = try #require(Palette(rgba: [10, 20, 30, 255, 40, 50, 60, 0]))
+        let indexed = try Bitmap(width: 3, height: 1, format: PixelFormat(colorModel: .indexed(palette), bitsPerComponent: 8, alphaInfo: .none), bytes: [1, 0, 7])
+        #expect(try indexed.converted(to: .rgba8).tightBytes == [40, 50, 60, 0, 10, 20, 30, 255, 0, 0, 0, 255])
+        // Converting to an indexed format would need colour quantisation: refused.
+        #expect(throws: BitmapError.self) { try indexed.converted(to: PixelFormat(colorModel: .indexed(palette), bitsPerComponent: 8, alphaInfo: .none)) }
+    }
+
+    @Test func droppingAlphaCompositesOverBlack() throws {
+        let straight = try Self.pixel(.rgba8, [200, 100, 50, 128])
+        #expect(try straight.converted(to: .rgb8).tightBytes == [100, 50, 25])
+        let display = try straight.converted(to: .display(hasAlpha: false))
+        #expect(display.tightBytes == [25, 50, 100, 255])
+    }
+
+    @Test func roundTripEveryEightBitRGBLayout() throws {
+        var bytes: [UInt8] = []
+        var seed: UInt32 = 12345
+        for _ in 0..<64 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            bytes += [UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16), UInt8(truncatingIfNeeded: seed >> 24), 255]
+        }
+        let source = try Bitmap(width: 8, height: 8, format: .rgba8, bytes: bytes)
+        for alpha in AlphaInfo.allCases where alpha != .alphaOnly {
+            for order in ByteOrder.allCases {
+                let format = PixelFormat(colorModel: .rgb, bitsPerComponent: 8, alphaInfo: alpha, byteOrder: order)
+                guard format.isValid else { continue }
+                let there = try source.converted(to: format)
+                #expect(try there.converted(to: .rgba8).tightBytes == source.bytes, "\(alpha) \(order)")
+                let wide = try there.converted(to: .rgba16)
+                #expect(try wide.converted(to: .rgba8).tightBytes == source.bytes, "\(alpha) \(order) via 16 bits")
+            }
+        }
+    }
+}
