@@ -3,7 +3,7 @@
 ///
 /// | format | signature                                  | source |
 /// |--------|--------------------------------------------|--------|
-/// | JPEG   | `FF D8 FF` (SOI, then the next marker's FF) | T.81 §B.1.1.3 (SOI) and B.1.1.2 |
+/// | JPEG   | `FF D8` (the SOI marker)                   | T.81 §B.1.1.3, Table B.1; libjpeg's `first_marker` checks exactly these two bytes and skips junk before the next marker |
 /// | PNG    | `89 50 4E 47 0D 0A 1A 0A`                  | PNG §5.2 |
 /// | GIF    | `GIF87a` or `GIF89a`                       | GIF89a §17 |
 /// | TIFF   | `II 2A 00` or `MM 00 2A` (BigTIFF: `2B` for `2A`) | TIFF 6.0 §2 |
@@ -36,7 +36,7 @@ public enum FormatSniffer {
 
     private static let signatures: [Signature] = {
         var table: [Signature] = [
-            Signature(format: .jpeg, pattern: [0xFF, 0xD8, 0xFF]),
+            Signature(format: .jpeg, pattern: [0xFF, 0xD8]),
             Signature(format: .png, pattern: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
             Signature(format: .gif, pattern: ascii("GIF87a")),
             Signature(format: .gif, pattern: ascii("GIF89a")),

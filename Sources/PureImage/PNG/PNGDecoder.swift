@@ -45,6 +45,8 @@ final class PNGDecoder: FormatDecoder {
     // APNG state. `animation` is nil for still images and after an animation error (the file
     // then shows its default image, as browsers do).
     private var animation: APNGAnimationControl?
+    /// Set once an APNG rule is broken; from then on animation chunks are ignored.
+    private var animationInvalid = false
     private var nextSequenceNumber: UInt32 = 0
     private var pendingControl: APNGFrameControl?
     private var defaultImageIsFrame = false
@@ -172,7 +174,7 @@ final class PNGDecoder: FormatDecoder {
                     let sequence = try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) }
                     let sequenceBytes: [UInt8] = [UInt8(sequence >> 24), UInt8((sequence >> 16) & 0xFF), UInt8((sequence >> 8) & 0xFF), UInt8(sequence & 0xFF)]
                     let crc = CRC32.checksum(sequenceBytes, initial: CRC32.checksum(typeBytes(chunk.type)))
-                    if animation != nil && !checkSequence(sequence, at: chunk.dataOffset) { currentFrame = nil }
+                    if !animationInvalid && !checkSequence(sequence, at: chunk.dataOffset) { currentFrame = nil }
                     state = .imageData(chunk, remaining: chunk.length - 4, crc: crc)
                 }
 
@@ -355,7 +357,13 @@ final class PNGDecoder: FormatDecoder {
                 warn(at: chunk.offset, "tRNS in an image with an alpha channel ignored")
             }
         case .acTL:
-            guard admit(type, at: chunk.offset) else { break }
+            if animation != nil {
+                // "There must be exactly one acTL chunk" — Pillow and browsers fall back to the
+                // default image; so do we.
+                dropAnimation("more than one acTL", at: chunk.offset)
+                break
+            }
+            guard admit(type, at: chunk.offset), !animationInvalid else { break }
             if let control = APNGAnimationControl(parsing: data) {
                 animation = control
                 if control.frameCount > options.limits.maxFrames {
@@ -365,7 +373,9 @@ final class PNGDecoder: FormatDecoder {
                 warn(at: chunk.offset, "APNG: invalid acTL; the file is shown as a still image")
             }
         case .fcTL:
-            guard animation != nil, let header else { break }
+            // An fcTL may precede acTL (only acTL's place before IDAT is prescribed); its
+            // sequence number counts either way.
+            guard !animationInvalid, let header else { break }
             switch APNGFrameControl.parse(data, canvasWidth: header.width, canvasHeight: header.height) {
             case .failure(let error):
                 dropAnimation(error.description, at: chunk.offset)
@@ -377,7 +387,7 @@ final class PNGDecoder: FormatDecoder {
                 }
                 if mainImage == nil {
                     pendingControl = control
-                } else {
+                } else if animation != nil {
                     if frameControls.count >= (animation?.frameCount ?? 0) {
                         dropAnimation("more fcTL chunks than acTL announced", at: chunk.offset)
                         break
@@ -470,8 +480,11 @@ final class PNGDecoder: FormatDecoder {
 
     /// An invalid animation leaves the default image as a still (what browsers do with a broken APNG).
     private func dropAnimation(_ why: String, at offset: Int?) {
-        guard animation != nil else { return }
-        warn(at: offset, "APNG: \(why); the file is shown as a still image")
+        guard !animationInvalid else { return }
+        animationInvalid = true
+        if animation != nil || pendingControl != nil || !frameControls.isEmpty {
+            warn(at: offset, "APNG: \(why); the file is shown as a still image")
+        }
         animation = nil
         frameControls = []
         frameImages = []

@@ -37,9 +37,10 @@ import Testing
         #expect(FormatSniffer.sniff(Array("GIF88a".utf8)) == .nearMiss(.gif))
         // Twelve bytes decide everything; fewer may still be the start of an ISO-BMFF `ftyp` box.
         let pad = [UInt8](repeating: 0x20, count: 8)
-        #expect(FormatSniffer.sniff([0xFF, 0xD8, 0x00, 0x00] + pad) == .unknown)                          // JPEG needs FF D8 FF
+        #expect(FormatSniffer.sniff([0xFF, 0xD9, 0x00, 0x00] + pad) == .unknown)                          // JPEG needs FF D8 (SOI)
+        #expect(FormatSniffer.sniff([0xFF, 0xD8, 0xFE, 0xE0] + pad) == .format(.jpeg))                     // junk before the next marker: libjpeg warns and goes on
         #expect(FormatSniffer.sniff([0x49, 0x49, 0x2A, 0x01] + pad) == .unknown)
-        #expect(FormatSniffer.sniff([0xFF, 0xD8, 0x00, 0x00]) == .needMoreBytes)
+        #expect(FormatSniffer.sniff([0xFF, 0xD9, 0x00, 0x00]) == .needMoreBytes)
         #expect(FormatSniffer.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)) == .unknown)
         #expect(FormatSniffer.sniff([0, 0, 0, 0x18] + Array("ftypmp42".utf8)) == .unknown)
         #expect(FormatSniffer.sniff([UInt8]()) == .needMoreBytes)
