@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what PureImage's tests, conformance suite and benchmark need, skipping whatever is
+# already there. Debian packages: the system zlib (the library's one C dependency), the
+# reference decoders (libjpeg-turbo, libpng, giflib, libtiff) and the tools that generate and
+# check the project's own corpus. PyPI: Pillow (the independent APNG/GIF/resampling reference).
+set -euo pipefail
+
+packages=(
+  zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev
+  libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c "import PIL" >/dev/null 2>&1; then
+  echo "installing: Pillow (PyPI)"
+  python3 -m pip install --quiet --disable-pip-version-check pillow
+fi
