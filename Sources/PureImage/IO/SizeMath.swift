@@ -24,7 +24,7 @@ enum SizeMath {
     /// Checks an image's pixel count and an allocation's byte count against `limits`,
     /// returning the byte count. `offset` is where the size was read (for the error).
     static func checkImage(width: Int, height: Int, bytesPerPixel: Int, limits: DecodeLimits,
-                           format: ImageFormat, offset: Int) throws(DecodeError) -> Int {
+                           format: ImageFormat, offset: Int?) throws(DecodeError) -> Int {
         guard let pixels = product(width, height), pixels <= limits.maxPixels else {
             throw DecodeError(.limitExceeded, format: format, offset: offset,
                               LimitReason.tooManyPixels(width: width, height: height, limit: limits.maxPixels))
