@@ -4,7 +4,9 @@
 //               (v × 255 / (2^bits − 1), exact); indexed pixels become the palette's straight
 //               8-bit R, G, B, A; alpha-only pixels become black with that alpha.
 // 2. Depth.     8 → 16: v × 257.   16 → 8: round(v × 255 / 65535) = (v + 128) / 257.
-// 3. Colour.    gray → RGB replicates. RGB → gray: Rec. 601 luma in 16.16 fixed point,
+// 3. Colour.    (A premultiplied source is made straight first when CMYK is involved, since
+//               those conversions are not linear; gray ↔ RGB work on premultiplied values.)
+//               gray → RGB replicates. RGB → gray: Rec. 601 luma in 16.16 fixed point,
 //               (19595 R + 38470 G + 7471 B + 32768) >> 16 (the weights sum to 65536).
 //               CMYK → RGB: R = round((max − C)(max − K) / max), likewise G from M, B from Y.
 //               RGB → CMYK: K = max − max(R, G, B); C = round((max − R − K) · max / (max − K)),
@@ -95,6 +97,10 @@ struct GeneralConversion {
         let targetPremultiplied = target.alphaInfo.isPremultiplied || target.alphaInfo == .alphaOnly
         let targetWide = target.bitsPerComponent == 16
         let targetModel = target.alphaInfo == .alphaOnly ? ColorModel.gray : target.colorModel
+        // CMYK conversions are not linear, so they must see straight colours: a premultiplied
+        // source is unpremultiplied first (gray ↔ RGB are linear and work on either form).
+        let involvesCMYK = (readModel == .cmyk) != (targetModel == .cmyk)
+        let straightenBeforeModel = readHasAlpha && readPremultiplied && involvesCMYK && source.alphaInfo != .alphaOnly
         let width = bitmap.width
         let sourceRowBytes = bitmap.bytesPerRow
         let targetRowBytes = result.bytesPerRow
@@ -108,8 +114,11 @@ struct GeneralConversion {
                         // so every offset below stays inside its row.
                         var pixel = read(src, row: sourceRow, x: x, bytesPerPixel: sourceBytesPerPixel)
                         Self.changeDepth(&pixel, from: readBits, to: target.bitsPerComponent)
+                        if straightenBeforeModel {
+                            Self.changeAlpha(&pixel, hasAlpha: true, premultiplied: true, toAlpha: true, toPremultiplied: false, max: targetMax)
+                        }
                         Self.changeModel(&pixel, from: readModel, to: targetModel, max: targetMax)
-                        Self.changeAlpha(&pixel, hasAlpha: readHasAlpha, premultiplied: readPremultiplied,
+                        Self.changeAlpha(&pixel, hasAlpha: readHasAlpha, premultiplied: readPremultiplied && !straightenBeforeModel,
                                          toAlpha: targetHasAlpha, toPremultiplied: targetPremultiplied, max: targetMax)
                         write(pixel, into: dst, at: targetRow + x * targetBytesPerPixel, wide: targetWide, max: targetMax)
                     }

@@ -92,9 +92,13 @@ extension Bitmap {
     /// The pixels inside `rect`, like `CGImageCreateWithImageInRect`: the rectangle is
     /// intersected with the bitmap's bounds; nil when the intersection is empty.
     public func cropped(toX x: Int, y: Int, width requestedWidth: Int, height requestedHeight: Int) -> Bitmap? {
+        guard requestedWidth > 0, requestedHeight > 0 else { return nil }
+        // Saturating ends: x + width can only overflow upwards here (width > 0).
+        let (xEnd, xOverflow) = x.addingReportingOverflow(requestedWidth)
+        let (yEnd, yOverflow) = y.addingReportingOverflow(requestedHeight)
         let left = Swift.max(0, x), top = Swift.max(0, y)
-        let right = Swift.min(width, x.addingReportingOverflow(requestedWidth).overflow ? width : x + requestedWidth)
-        let bottom = Swift.min(height, y.addingReportingOverflow(requestedHeight).overflow ? height : y + requestedHeight)
+        let right = Swift.min(width, xOverflow ? Int.max : xEnd)
+        let bottom = Swift.min(height, yOverflow ? Int.max : yEnd)
         guard right > left, bottom > top else { return nil }
         let outWidth = right - left, outHeight = bottom - top
         let bits = format.bitsPerPixel

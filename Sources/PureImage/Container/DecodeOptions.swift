@@ -14,15 +14,21 @@ public struct DecodeOptions: Hashable, Sendable {
     /// critical chunks always fail. Default true. When false, any CRC mismatch fails.
     public var pngIgnoreAncillaryCRCErrors: Bool
 
+    /// PNG: decode APNG animations (acTL, fcTL, fdAT). When false those chunks are skipped as
+    /// unknown ancillary chunks and the file decodes as its still default image — exactly what
+    /// libpng without the APNG patch shows (the conformance runner compares that). Default true.
+    public var decodeAPNGAnimation: Bool
+
     /// JPEG: DCT-domain reduction, 1 (full size), 2, 4 or 8 — libjpeg-turbo's
     /// `scale_num = 1, scale_denom = N`. Other formats ignore it.
     public var jpegScaleDenominator: Int
 
     public init(limits: DecodeLimits = .default, firstFrameOnly: Bool = false,
-                pngIgnoreAncillaryCRCErrors: Bool = true, jpegScaleDenominator: Int = 1) {
+                pngIgnoreAncillaryCRCErrors: Bool = true, decodeAPNGAnimation: Bool = true, jpegScaleDenominator: Int = 1) {
         self.limits = limits
         self.firstFrameOnly = firstFrameOnly
         self.pngIgnoreAncillaryCRCErrors = pngIgnoreAncillaryCRCErrors
+        self.decodeAPNGAnimation = decodeAPNGAnimation
         self.jpegScaleDenominator = jpegScaleDenominator
     }
 }

@@ -1,5 +1,5 @@
-/// APNG frame composition on a straight-RGBA canvas (8-bit, or 16-bit host order for 16-bit
-/// files), following the APNG spec's dispose and blend operations.
+/// APNG frame composition on a straight-RGBA canvas (8-bit, or 16-bit little-endian for 16-bit
+/// files: `canvasFormat`), following the APNG spec's dispose and blend operations.
 ///
 /// - The canvas starts fully transparent black.
 /// - Frame k is drawn into its fcTL region with its blend op: `source` replaces the region,
@@ -20,8 +20,13 @@ struct APNGCompositor {
     private var pendingDispose: (APNGFrameControl.Dispose, x: Int, y: Int, width: Int, height: Int)?
     private var savedRegion: [UInt8] = []
 
+    /// The canvas (and frame) format: straight RGBA, 8-bit or 16-bit little-endian components.
+    static func canvasFormat(sixteenBit: Bool) -> PixelFormat {
+        sixteenBit ? PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: .last, byteOrder: .order16Little) : .rgba8
+    }
+
     init(width: Int, height: Int, sixteenBit: Bool) {
-        let format: PixelFormat = sixteenBit ? .rgba16 : .rgba8
+        let format = APNGCompositor.canvasFormat(sixteenBit: sixteenBit)
         let rowBytes = width * format.bitsPerPixel / 8
         canvas = Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowBytes,
                         bytes: [UInt8](repeating: 0, count: rowBytes * height))

@@ -232,6 +232,10 @@ final class PNGDecoder: FormatDecoder {
     /// Decides what to do with a chunk from its header alone.
     private func beginChunk(_ chunk: Chunk) throws(DecodeError) -> State {
         let type = chunk.type
+        if !options.decodeAPNGAnimation && (type == .acTL || type == .fcTL || type == .fdAT) {
+            lastChunkWasNotIDAT = true
+            return .chunkBody(chunk)   // read, CRC-checked, then ignored like any unknown ancillary chunk
+        }
         if header == nil && type != .IHDR {
             throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("first chunk is \(type), not IHDR"))
         }
@@ -309,7 +313,9 @@ final class PNGDecoder: FormatDecoder {
                 throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("duplicate PLTE"))
             }
             if order.seenIDAT {
-                throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("PLTE after IDAT"))
+                // libpng: "out of place", a benign error (a warning when reading).
+                warn(at: chunk.offset, "PLTE after IDAT ignored")
+                break
             }
             if header.colorType == .grayscale || header.colorType == .grayscaleAlpha {
                 // libpng: "ignored in grayscale PNG" (benign error).
@@ -334,7 +340,10 @@ final class PNGDecoder: FormatDecoder {
                 entries = Array(entries.prefix(3 << header.bitDepth))
             }
             palette = Palette(rgb: entries)
+        case .IDAT:
+            break   // an IDAT after the image data ended, already reported by beginChunk
         case .IEND:
+            if !data.isEmpty { warn(at: chunk.offset, "IEND with \(data.count) data bytes; ignored") }
             try finish()
             return .done
         case .tRNS:
@@ -356,6 +365,8 @@ final class PNGDecoder: FormatDecoder {
             case .grayscaleAlpha, .truecolorAlpha:
                 warn(at: chunk.offset, "tRNS in an image with an alpha channel ignored")
             }
+        case .acTL where !options.decodeAPNGAnimation, .fcTL where !options.decodeAPNGAnimation, .fdAT where !options.decodeAPNGAnimation:
+            break
         case .acTL:
             if animation != nil {
                 // "There must be exactly one acTL chunk" — Pillow and browsers fall back to the
@@ -423,7 +434,7 @@ final class PNGDecoder: FormatDecoder {
 
     private func feedImageData(_ type: PNGChunkType, _ piece: UnsafeRawBufferPointer, fileOffset: Int) throws(DecodeError) {
         if type == .IDAT {
-            guard let mainImage, !(mainImage.isComplete && mainImage.streamEnded && lastChunkWasNotIDAT) else { return }
+            guard let mainImage else { return }
             try mainImage.feed(piece, fileOffset: fileOffset)
             return
         }
@@ -455,7 +466,8 @@ final class PNGDecoder: FormatDecoder {
 
     private func appendFrame(_ data: PNGImageData, control: APNGFrameControl) {
         let native = nativeBitmap(of: data)
-        guard let rgba = try? native.converted(to: data.header.bitDepth == 16 ? .rgba16 : .rgba8) else {
+        // Tight rows in the compositor's format (the compositor indexes with frame.bytesPerRow).
+        guard let rgba = try? native.converted(to: APNGCompositor.canvasFormat(sixteenBit: data.header.bitDepth == 16)).tightlyPacked() else {
             dropAnimation("frame could not be converted", at: nil)
             return
         }
