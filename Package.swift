@@ -7,6 +7,8 @@
 //   pureimage-bench  PureImage and the C reference libraries timed side by side
 //   CReference       libjpeg-turbo, libpng, giflib and libtiff behind a small C API;
 //                    used by tests, the conformance runner and the bench, never by the library
+//   PureImageConformance  the comparison engine (PureImage vs CReference, expectations,
+//                    JSON and HTML reports) shared by `pureimage conform`, the tests and the bench
 import PackageDescription
 
 let package = Package(
@@ -38,17 +40,21 @@ let package = Package(
                 .linkedLibrary("z"),
             ]
         ),
+        .target(
+            name: "PureImageConformance",
+            dependencies: ["PureImage", "CReference"]
+        ),
         .executableTarget(
             name: "pureimage",
-            dependencies: ["PureImage", "CReference"]
+            dependencies: ["PureImage", "PureImageConformance"]
         ),
         .executableTarget(
             name: "pureimage-bench",
-            dependencies: ["PureImage", "CReference"]
+            dependencies: ["PureImage", "PureImageConformance", "CReference"]
         ),
         .testTarget(
             name: "PureImageTests",
-            dependencies: ["PureImage", "CReference"]
+            dependencies: ["PureImage", "PureImageConformance", "CReference"]
         ),
     ]
 )

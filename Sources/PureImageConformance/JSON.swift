@@ -1,5 +1,5 @@
 /// A minimal JSON value with deterministic (insertion-ordered) object keys.
-indirect enum JSONValue {
+public indirect enum JSONValue {
     case null
     case bool(Bool)
     case int(Int)
@@ -8,7 +8,7 @@ indirect enum JSONValue {
     case array([JSONValue])
     case object(JSONObject)
 
-    func serialized() -> String {
+    public func serialized() -> String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
@@ -21,7 +21,7 @@ indirect enum JSONValue {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -43,10 +43,11 @@ indirect enum JSONValue {
     }
 }
 
-struct JSONObject {
-    private(set) var pairs: [(key: String, value: JSONValue)] = []
+public struct JSONObject {
+    public init() {}
+    public private(set) var pairs: [(key: String, value: JSONValue)] = []
 
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         get { pairs.first { $0.key == key }?.value }
         set {
             if let index = pairs.firstIndex(where: { $0.key == key }) {

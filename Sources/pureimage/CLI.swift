@@ -20,6 +20,7 @@ enum CLI {
         ("info", "format, size, frames, orientation, colour, depth, alpha, timing"),
         ("inspect", "the container's structure with byte offsets"),
         ("decode", "decode to PAM, PNG, PPM or PGM"),
+        ("conform", "compare with the reference C libraries over folders of images"),
     ]
 
     static let help = """
@@ -47,6 +48,8 @@ enum CLI {
             case "info": return try InfoCommand.run(rest)
             case "inspect": return try InspectCommand.run(rest)
             case "decode": return try DecodeCommand.run(rest)
+            case "conform": return try ConformCommand.run(rest)
+            case "conform-one": return Isolation.runChild(rest)   // internal: the child of `conform --isolate`
             default:
                 throw UsageError(message: "unknown command '\(command)'")
             }

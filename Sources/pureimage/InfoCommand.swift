@@ -1,4 +1,5 @@
 import PureImage
+import PureImageConformance
 
 /// `pureimage info FILE [--json]`
 enum InfoCommand {

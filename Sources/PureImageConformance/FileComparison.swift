@@ -1,0 +1,160 @@
+import PureImage
+
+/// The outcome of comparing one file with its reference library.
+public enum Verdict: String, Sendable, CaseIterable, Codable {
+    /// Every sample of every compared frame is equal.
+    case identical
+    /// Samples differ by no more than the tolerance its expectation states.
+    case withinTolerance = "within-tolerance"
+    /// Samples differ.
+    case mismatched
+    /// Both decoders refuse the file.
+    case rejectedByBoth = "rejected-by-both"
+    /// The file ends early: PureImage decodes what is there (marked truncated) where the
+    /// reference fails or warns. This is the library's policy for truncated input.
+    case partial
+    /// PureImage refuses a file the reference decodes.
+    case oursRejected = "rejected-by-us-only"
+    /// PureImage decodes a file the reference refuses.
+    case referenceRejected = "rejected-by-reference-only"
+    /// PureImage reports a typed "unsupported" error (arithmetic JPEG, BigTIFF, …).
+    case unsupported
+    /// No reference library for this format (WebP, HEIC, unknown files).
+    case noReference = "no-reference"
+    /// The decoding child process died (only with `--isolate`).
+    case crashed
+}
+
+/// One file's comparison.
+public struct FileReport: Sendable {
+    public var path: String
+    /// Path relative to the corpus root it was found under.
+    public var relativePath: String
+    /// The corpus root's name plus the first folder below it, e.g. `corpus/pngsuite`.
+    public var suite: String
+    public var format: String
+    public var verdict: Verdict
+    public var detail: String
+    public var frames: Int
+    public var difference: PixelDifference?
+    public var differingFrame: Int?
+    /// Kept for the HTML report when the images are not identical.
+    public var ours: ComparableImage?
+    public var reference: ComparableImage?
+    /// Whether the verdict is what the expectations allow, and why (when listed).
+    public var expected = true
+    public var expectation: String?
+
+    public init(path: String, relativePath: String, suite: String, format: String, verdict: Verdict, detail: String, frames: Int) {
+        self.path = path
+        self.relativePath = relativePath
+        self.suite = suite
+        self.format = format
+        self.verdict = verdict
+        self.detail = detail
+        self.frames = frames
+    }
+}
+
+/// Test-only hook: change our decoded samples before comparison (the conformance runner's own
+/// test plants a wrong pixel this way to prove a difference is reported exactly).
+public typealias OutputTamper = @Sendable (_ relativePath: String, _ image: inout ComparableImage) -> Void
+
+public enum FileComparison {
+    /// Compares one file, dispatching on its signature.
+    public static func compare(bytes: [UInt8], path: String, relativePath: String, suite: String, tamper: OutputTamper? = nil) -> FileReport {
+        var report = FileReport(path: path, relativePath: relativePath, suite: suite, format: "unknown",
+                                verdict: .noReference, detail: "", frames: 0)
+        guard case .format(let format) = FormatSniffer.sniff(bytes) else {
+            report.detail = "not an image of a known format"
+            if case .nearMiss(let format) = FormatSniffer.sniff(bytes) {
+                report.format = format.rawValue
+                report.verdict = .rejectedByBoth
+                report.detail = "damaged signature"
+            }
+            return report
+        }
+        report.format = format.rawValue
+        switch format {
+        case .png:
+            comparePNG(bytes, into: &report, tamper: tamper)
+        case .jpeg, .gif, .tiff, .webp, .heic, .heif:
+            compareWithoutReference(bytes, format: format, into: &report)
+        }
+        return report
+    }
+
+    /// PNG: the still default image (APNG chunks skipped, as libpng without the APNG patch
+    /// does) as canonical RGBA against libpng's expanded RGBA.
+    static func comparePNG(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
+        let reference = ReferenceDecoders.png(bytes)
+        var options = DecodeOptions()
+        options.decodeAPNGAnimation = false
+        let ours: (image: ComparableImage, truncated: Bool)
+        do {
+            let source = try ImageSource(bytes: bytes, options: options)
+            ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .canonicalRGBA))), source.truncation != nil)
+        } catch {
+            classifyRejection(error, reference: reference, into: &report)
+            return
+        }
+        report.frames = 1
+        judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
+    }
+
+    /// Sets the verdict for one frame decoded by both (or by us only).
+    static func judge(ours: ComparableImage, truncated: Bool, reference: ReferenceResult, frame: Int,
+                      into report: inout FileReport, tamper: OutputTamper?) {
+        var ours = ours
+        tamper?(report.relativePath, &ours)
+        guard reference.status != .rejected, frame < reference.frames.count else {
+            report.verdict = truncated ? .partial : .referenceRejected
+            report.detail = "reference: \(reference.message)"
+            return
+        }
+        let theirs = reference.frames[frame]
+        if let difference = ImageComparison.compare(ours, theirs) {
+            report.verdict = .mismatched
+            report.difference = difference
+            report.differingFrame = frame
+            report.ours = ours
+            report.reference = theirs
+            report.detail = difference.x < 0
+                ? "geometry differs: ours \(ours.width)×\(ours.height)×\(ours.channels)@\(ours.bits), reference \(theirs.width)×\(theirs.height)×\(theirs.channels)@\(theirs.bits)"
+                : "frame \(frame): first difference at (\(difference.x), \(difference.y)) channel \(difference.channel): \(difference.ours) vs \(difference.reference); max difference \(difference.maxDifference) over \(difference.differingSamples) samples"
+        } else if truncated {
+            // Equal pixels but we saw the input end early: the reference warned or filled in.
+            report.verdict = reference.status == .warning ? .partial : .mismatched
+            report.detail = reference.status == .warning ? "truncated; reference warned: \(reference.message)" : "we report truncation, the reference decoded cleanly"
+        } else if report.verdict != .mismatched {
+            report.verdict = .identical
+        }
+    }
+
+    static func classifyRejection(_ error: DecodeError, reference: ReferenceResult, into report: inout FileReport) {
+        report.detail = "ours: \(error)" + (reference.status == .rejected ? "; reference: \(reference.message)" : "")
+        if error.kind == .unsupported {
+            report.verdict = .unsupported
+        } else if reference.status == .rejected {
+            report.verdict = .rejectedByBoth
+        } else {
+            report.verdict = .oursRejected
+        }
+    }
+
+    /// Formats whose comparison has not landed (or that have no reference library): decode
+    /// ours anyway so crashes and hangs still show, and say so.
+    static func compareWithoutReference(_ bytes: [UInt8], format: ImageFormat, into report: inout FileReport) {
+        do {
+            let source = try ImageSource(bytes: bytes)
+            let properties = try source.properties()
+            for index in 0..<properties.frameCount { _ = try? source.image(at: index) }
+            report.frames = properties.frameCount
+            report.verdict = .noReference
+            report.detail = "decoded \(properties.width)×\(properties.height); no reference comparison for \(format.rawValue)"
+        } catch {
+            report.verdict = error.kind == .unsupported ? .unsupported : .noReference
+            report.detail = "ours: \(error)"
+        }
+    }
+}

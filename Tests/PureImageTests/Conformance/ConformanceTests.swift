@@ -1,0 +1,98 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import PureImageConformance
+@testable import PureImage
+
+@Suite struct ConformanceTests {
+    static func projectExpectations() throws -> Expectations {
+        let bytes = try ImageFiles.read(packageRoot() + "/Conformance/expectations.tsv")
+        return Expectations(parsing: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A small folder of PNGs written by the test itself.
+    static func makeCorpus() throws -> String {
+        let root = "/tmp/pureimage-conformance-test-\(getpid())"
+        _ = mkdir(root, 0o755)
+        _ = mkdir(root + "/suite", 0o755)
+        for (index, (colorType, depth)) in [(UInt8(6), UInt8(8)), (2, 16), (0, 4)].enumerated() {
+            let built = PNGDecoderTests.build(colorType: colorType, depth: depth, width: 13, height: 9, seed: UInt64(index))
+            try write(built.png, to: root + "/suite/image\(index).png")
+        }
+        try write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], to: root + "/suite/cut.png")
+        return root
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard let file = fopen(path, "wb") else { throw BitmapError.invalidFormat("cannot write \(path)") }
+        defer { fclose(file) }
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    }
+
+    @Test func cleanRunIsIdentical() throws {
+        let root = try Self.makeCorpus()
+        var run = ConformanceRun()
+        run.add(root: root, expectations: Expectations())
+        #expect(run.reports.count == 4)
+        #expect(run.reports.filter { $0.verdict == .identical }.count == 3)
+        #expect(run.reports.first { $0.relativePath == "suite/cut.png" }?.verdict == .rejectedByBoth)
+        #expect(run.unexpected.isEmpty)
+        #expect(run.totals.files == 4)
+    }
+
+    /// A wrong pixel planted in one decode is reported for exactly that file, pixel and difference.
+    @Test func plantedWrongPixelIsReportedExactly() throws {
+        let root = try Self.makeCorpus()
+        var run = ConformanceRun()
+        run.add(root: root, expectations: Expectations(), tamper: { path, image in
+            guard path == "suite/image1.png" else { return }
+            // 16-bit RGBA, host (little-endian) order: flip bit 0 of the high byte of the green
+            // sample of pixel (7, 3), a change of exactly 256.
+            let index = ((3 * image.width + 7) * 4 + 1) * 2
+            image.samples[index + 1] ^= 0x01
+        })
+        let mismatched = run.reports.filter { $0.verdict == .mismatched }
+        #expect(mismatched.count == 1)
+        let report = try #require(mismatched.first)
+        #expect(report.relativePath == "suite/image1.png")
+        #expect(report.difference?.x == 7 && report.difference?.y == 3 && report.difference?.channel == 1)
+        #expect(report.difference.map { abs($0.ours - $0.reference) } == 256)
+        #expect(report.difference?.maxDifference == 256)
+        #expect(report.difference?.differingSamples == 1)
+        #expect(run.unexpected.count == 1)
+        // The JSON and the HTML carry it too.
+        let json = run.json().serialized()
+        #expect(json.contains("\"path\":\"suite/image1.png\",\"suite\":\"pureimage-conformance-test-\(getpid())/suite\",\"format\":\"png\",\"verdict\":\"mismatched\""))
+        #expect(json.contains("\"x\":7,\"y\":3,\"channel\":1"))
+        let html = HTMLReport.render(run)
+        #expect(html.contains("first difference at (7, 3) channel 1"))
+        #expect(html.contains("data:image/png;base64,"))
+    }
+
+    @Test func expectationRules() {
+        let expectations = Expectations(parsing: """
+        # comment
+        jpeg:*\tunsupported:arithmetic coding\tnot implemented
+        tiff/*ycbcr*\twithin-tolerance:2\tlibtiff's YCbCr arithmetic
+        """)
+        #expect(expectations.rules.count == 2)
+        var arithmetic = FileReport(path: "x", relativePath: "jpeg/a.jpg", suite: "s", format: "jpeg", verdict: .unsupported,
+                                    detail: "ours: unsupported at byte 2: JPEG: arithmetic coding (SOF9) is not supported", frames: 0)
+        expectations.apply(to: &arithmetic)
+        #expect(arithmetic.expected && arithmetic.expectation == "not implemented")
+        var other = arithmetic
+        other.detail = "ours: unsupported: something else"
+        expectations.apply(to: &other)
+        #expect(!other.expected)
+        var close = FileReport(path: "x", relativePath: "tiff/ycbcr-1.tif", suite: "s", format: "tiff", verdict: .mismatched, detail: "", frames: 1)
+        close.difference = PixelDifference(x: 1, y: 1, channel: 0, ours: 10, reference: 12, maxDifference: 2, differingSamples: 3)
+        expectations.apply(to: &close)
+        #expect(close.verdict == .withinTolerance && close.expected)
+        close.verdict = .mismatched
+        close.difference?.maxDifference = 3
+        expectations.apply(to: &close)
+        #expect(close.verdict == .mismatched && !close.expected)
+        #expect(Expectations.matches("a*b*c", "axxbyyc") && !Expectations.matches("a*b", "ac") && Expectations.matches("*", ""))
+    }
+}
