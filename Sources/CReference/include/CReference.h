@@ -12,8 +12,9 @@
 //   status -1  the library rejected the input (message says why); no pixels
 // message: for status -1 the error that stopped decoding; for status 1 the first warning.
 // Pixel buffers are malloc'd; release them with the matching free function.
-// Images larger than 2^28 pixels (as declared by the file) are refused with status -1
-// ("image too large") before any pixel buffer is allocated.
+// JPEG, PNG and TIFF images larger than 2^28 pixels (as declared by the file) are refused with
+// status -1 ("image too large") before any pixel buffer is allocated (GIF frames are
+// allocated by giflib itself, at most 65535 x 65535).
 #ifndef CREFERENCE_H
 #define CREFERENCE_H
 
@@ -118,7 +119,7 @@ typedef struct {
 // was cut short (truncated data, LZW error) is dropped, since giflib leaves the rest of its
 // raster uninitialised. Status -1 when no frame is complete (frame_count 0, frames NULL),
 // including files without any image ("No Image Descriptor detected") and zero-sized frames
-// (giflib refuses them without an error code: "giflib error 0"). A GIF without any colour
+// (giflib refuses them, some without an error code: "giflib error 0"). A GIF without any colour
 // table is not an error for giflib: palette_count is then 0. loop_count is the first
 // NETSCAPE2.0 / ANIMEXTS1.0 loop sub-block (id 1) in stream order.
 // pi_ref_gif_free releases the frames (safe on a PIRefGIF with no frames).
