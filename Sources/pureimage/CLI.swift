@@ -21,6 +21,7 @@ enum CLI {
         ("inspect", "the container's structure with byte offsets"),
         ("decode", "decode to PAM, PNG, PPM or PGM"),
         ("conform", "compare with the reference C libraries over folders of images"),
+        ("progression", "contact sheet of the partial image after each incremental update"),
     ]
 
     static let help = """
@@ -49,6 +50,7 @@ enum CLI {
             case "inspect": return try InspectCommand.run(rest)
             case "decode": return try DecodeCommand.run(rest)
             case "conform": return try ConformCommand.run(rest)
+            case "progression": return try ProgressionCommand.run(rest)
             case "conform-one": return Isolation.runChild(rest)   // internal: the child of `conform --isolate`
             default:
                 throw UsageError(message: "unknown command '\(command)'")

@@ -4,7 +4,7 @@ import PureImage
 enum DecodeCommand {
     static let help = """
     usage: pureimage decode FILE -o OUT [--frame N] [--pixel-format NAME]
-                            [--apply-orientation] [--scale 1/2|1/4|1/8]
+                            [--apply-orientation] [--scale 1/2|1/4|1/8] [--chunk-size N]
 
     Decodes FILE and writes OUT; the container follows OUT's extension: .pam, .png, .ppm, .pgm.
     --frame N             frame N of an animation (0-based), composed on the canvas
@@ -12,12 +12,14 @@ enum DecodeCommand {
                           default: canonical RGBA (8-bit, or 16-bit for deeper sources)
     --apply-orientation   rotate/flip per the EXIF orientation
     --scale 1/N           JPEG DCT-domain reduction (1/2, 1/4, 1/8); other formats: 1/1 only
+    --chunk-size N        feed the file through the incremental decoder N bytes at a time
+                          (the result is identical to a one-shot decode)
     Files hold components in logical order (gray, R G B, C M Y K, then alpha); premultiplied
     formats keep premultiplied samples; skip bytes are dropped. PPM/PGM drop alpha.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--frame", "--pixel-format", "--scale"],
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--frame", "--pixel-format", "--scale", "--chunk-size"],
                                    allowedFlags: ["--apply-orientation", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
@@ -40,14 +42,35 @@ enum DecodeCommand {
             options.jpegScaleDenominator = denominator
         }
 
+        var chunkSize: Int?
+        if let text = parsed.value("--chunk-size") {
+            guard let value = Int(text), value > 0 else { throw UsageError(message: "--chunk-size takes a byte count > 0") }
+            chunkSize = value
+        }
+        let decoding = ImageDecodingOptions(output: outputFormat, applyOrientation: parsed.has("--apply-orientation"))
         let bitmap: Bitmap
-        let source: ImageSource
+        let truncation: DecodeError?
         do {
-            source = try ImageSource(contentsOfFile: path, options: options)
-            if options.jpegScaleDenominator != 1 && source.format != .jpeg {
+            let bytes = try FileIO.read(path)
+            if options.jpegScaleDenominator != 1 && FormatSniffer.sniff(bytes) != .format(.jpeg) {
                 throw UsageError(message: "--scale applies to JPEG only")
             }
-            bitmap = try source.image(at: frame, options: ImageDecodingOptions(output: outputFormat, applyOrientation: parsed.has("--apply-orientation")))
+            if let chunkSize {
+                let source = IncrementalImageSource(options: options)
+                var start = 0
+                repeat {
+                    let end = min(bytes.count, start + chunkSize)
+                    source.append(bytes[start..<end], final: end == bytes.count)
+                    start = end
+                } while start < bytes.count
+                if source.status == .invalidData, let error = source.error { throw error }
+                bitmap = try source.image(at: frame, options: decoding)
+                truncation = source.status == .unexpectedEOF ? source.error : nil
+            } else {
+                let source = try ImageSource(bytes: bytes, options: options)
+                bitmap = try source.image(at: frame, options: decoding)
+                truncation = source.truncation
+            }
         } catch let error as DecodeError {
             return CLI.report(path, error)
         }
@@ -58,7 +81,7 @@ enum DecodeCommand {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput
         }
-        if let truncation = source.truncation {
+        if let truncation {
             printError("pureimage: \(path): warning: \(truncation); partial image written")
             return ExitStatus.truncated
         }

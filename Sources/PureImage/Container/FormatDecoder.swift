@@ -35,6 +35,26 @@ protocol FormatDecoder: AnyObject {
 
     /// Problems recovered from, in the order met.
     var warnings: [DecodeWarning] { get }
+
+    /// The frame being decoded, as far as it has come, for progressive display while data
+    /// arrives (`IncrementalImageSource.partialImage`). Nil when the decoder has nothing to show
+    /// beyond its completed frames.
+    func partialFrame() -> PartialFrame?
+}
+
+/// A frame in progress, in the decoder's native format.
+struct PartialFrame {
+    /// Full-size frame; rows at and after `decodedRows` hold no decoded data yet.
+    var bitmap: Bitmap
+    /// Rows `0 ..< decodedRows` show decoded (or, for interlaced images, replicated) pixels.
+    var decodedRows: Int
+    /// Index of the frame this is (animations).
+    var frameIndex: Int
+}
+
+extension FormatDecoder {
+    /// Decoders without a progressive rendering show their completed frames only.
+    func partialFrame() -> PartialFrame? { nil }
 }
 
 /// Owns a decoder and its input and makes failure sticky: after the first error every call
@@ -76,7 +96,9 @@ final class DecodeSession {
         switch format {
         case .png:
             return PNGDecoder(options: options)
-        case .jpeg, .gif, .tiff, .webp, .heic, .heif:
+        case .gif: return GIFDecoder(options: options)
+        case .jpeg: return JPEGDecoder(options: options)
+        case .tiff, .webp, .heic, .heif:
             throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
         }
     }

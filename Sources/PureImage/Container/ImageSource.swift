@@ -97,18 +97,23 @@ public final class ImageSource {
         guard index >= 0, index < available else {
             throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
         }
-        var bitmap = try session.decoder.frame(at: index)
+        return try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
+    }
+
+    /// A decoder's native frame in the layout and orientation `decoding` asks for.
+    static func deliver(_ native: Bitmap, decoder: any FormatDecoder, format: ImageFormat, options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
+        var bitmap = native
         do {
             switch decoding.output {
             case .native: break
             case .canonicalRGBA: bitmap = try bitmap.canonicalRGBA()
-            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: session.decoder.properties?.hasAlpha ?? true))
+            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: decoder.properties?.hasAlpha ?? true))
             case .format(let target): bitmap = try bitmap.converted(to: target)
             }
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
         }
-        if decoding.applyOrientation, let orientation = session.decoder.properties?.orientation {
+        if decoding.applyOrientation, let orientation = decoder.properties?.orientation {
             bitmap = bitmap.oriented(orientation)
         }
         return bitmap

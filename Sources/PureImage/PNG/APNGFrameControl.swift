@@ -27,6 +27,12 @@ struct APNGFrameControl: Equatable {
     var dispose: Dispose
     let blend: Blend
 
+    /// The same frame cut to its first `rows` rows (drawing a frame whose data is still arriving).
+    func withHeight(_ rows: Int) -> APNGFrameControl {
+        APNGFrameControl(sequenceNumber: sequenceNumber, width: width, height: rows, x: x, y: y,
+                         delayNumerator: delayNumerator, delayDenominator: delayDenominator, dispose: dispose, blend: blend)
+    }
+
     /// "If the denominator is 0, it is to be treated as if it were 100."
     var delaySeconds: Double {
         Double(delayNumerator) / Double(delayDenominator == 0 ? 100 : delayDenominator)

@@ -104,6 +104,38 @@ final class PNGDecoder: FormatDecoder {
         return compositor.canvas
     }
 
+    /// The image being decoded (the main image, or the APNG frame in progress composed over
+    /// the canvas so far), as far as its data has arrived.
+    func partialFrame() -> PartialFrame? {
+        if let frame = currentFrame, let header, animation != nil, !frameImages.isEmpty,
+           let rendering = frame.data.progressiveRendering() {
+            // The canvas after the previous frame, with the decoded rows of this one drawn by
+            // its blend op (rows not yet decoded leave the canvas as it is).
+            guard var compositor = try? compositorAfter(frame: frameImages.count - 1) else { return nil }
+            let rows = min(rendering.decodedRows, frame.control.height)
+            if rows > 0 {
+                let native = PNGPixelExpansion.nativeBitmap(header: frame.data.header, rows: rendering.pixels, palette: palette, transparency: transparency)
+                if let partial = try? native.converted(to: APNGCompositor.canvasFormat(sixteenBit: header.bitDepth == 16))
+                    .cropped(toX: 0, y: 0, width: frame.control.width, height: rows) {
+                    compositor.draw(partial, control: frame.control.withHeight(rows), isFirst: false)
+                }
+            }
+            return PartialFrame(bitmap: compositor.canvas, decodedRows: header.height, frameIndex: frameImages.count)
+        }
+        guard mainImageBitmap == nil, let mainImage, let rendering = mainImage.progressiveRendering() else { return nil }
+        let bitmap = PNGPixelExpansion.nativeBitmap(header: mainImage.header, rows: rendering.pixels, palette: palette, transparency: transparency)
+        return PartialFrame(bitmap: bitmap, decodedRows: rendering.decodedRows, frameIndex: 0)
+    }
+
+    /// A compositor showing animation frame `index` (composed from the start, or from the cache).
+    private func compositorAfter(frame index: Int) throws(DecodeError) -> APNGCompositor {
+        _ = try self.frame(at: index)
+        guard let cache = compositorCache, cache.index == index else {
+            throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.frameOutOfRange(index: index, count: frameImages.count))
+        }
+        return cache.compositor
+    }
+
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
         while true {
             switch state {

@@ -170,6 +170,51 @@ final class PNGImageData {
         return missing
     }
 
+    /// What has been decoded so far, for display while data arrives: the stored rows of a
+    /// non-interlaced image; for Adam7, every pixel of the passes so far replicated over the
+    /// block it stands for (libpng's "rectangle" display: pass 1 pixels fill 8×8 blocks, pass 2
+    /// 4×8, pass 3 4×4, pass 4 2×4, pass 5 2×2, pass 6 1×2, pass 7 1×1). Returns the full-size
+    /// buffer and how many rows from the top hold decoded data.
+    func progressiveRendering() -> (pixels: [UInt8], decodedRows: Int)? {
+        guard !pixels.isEmpty else { return nil }
+        guard header.interlaced else { return (paddedPixels(), rowsStored) }
+        if isComplete { return (pixels, header.height) }
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        let bits = header.bitsPerPixel
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { destination in
+                for (index, pass) in passes.enumerated() where index <= passIndex {
+                    let rows = index < passIndex ? pass.height : rowInPass
+                    // The block a pass's pixel stands for: from its own position up to the next
+                    // pixel of the same pass, or to the offset of the pass that splits it.
+                    let blockWidth = pass.xStart > 0 ? pass.xStart : pass.xStep
+                    let blockHeight = pass.yStart > 0 ? pass.yStart : pass.yStep
+                    for row in 0..<rows {
+                        let y = pass.yStart + row * pass.yStep
+                        for column in 0..<pass.width {
+                            let x = pass.xStart + column * pass.xStep
+                            // Block clipped to the image; x < width and y < height by pass geometry.
+                            for by in y ..< min(header.height, y + blockHeight) {
+                                for bx in x ..< min(header.width, x + blockWidth) {
+                                    if bits >= 8 {
+                                        let size = bits / 8
+                                        let from = y * rowBytes + x * size, to = by * rowBytes + bx * size
+                                        for k in 0..<size { destination[to + k] = source[from + k] }
+                                    } else {
+                                        let value = GeneralConversion.packedSample(source, row: y * rowBytes, x: x, bits: bits)
+                                        GeneralConversion.storePackedSample(value, destination, row: by * rowBytes, x: bx, bits: bits)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let decodedRows = passIndex > 0 ? header.height : min(header.height, rowInPass * 8)
+        return (out, decodedRows)
+    }
+
     /// The stored rows padded with zero rows to the full height (for truncated images).
     func paddedPixels() -> [UInt8] {
         if pixels.count == rowBytes * header.height { return pixels }
