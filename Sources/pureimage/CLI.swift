@@ -22,6 +22,8 @@ enum CLI {
         ("decode", "decode to PAM, PNG, PPM or PGM"),
         ("conform", "compare with the reference C libraries over folders of images"),
         ("progression", "contact sheet of the partial image after each incremental update"),
+        ("downscale", "SDWebImage's scaled-down decode for huge images (streaming)"),
+        ("thumbnail", "ImageIO-style thumbnail: longest side at most N pixels"),
     ]
 
     static let help = """
@@ -51,6 +53,8 @@ enum CLI {
             case "decode": return try DecodeCommand.run(rest)
             case "conform": return try ConformCommand.run(rest)
             case "progression": return try ProgressionCommand.run(rest)
+            case "downscale": return try DownscaleCommand.run(rest)
+            case "thumbnail": return try DownscaleCommand.runThumbnail(rest)
             case "conform-one": return Isolation.runChild(rest)   // internal: the child of `conform --isolate`
             default:
                 throw UsageError(message: "unknown command '\(command)'")

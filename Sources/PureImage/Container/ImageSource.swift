@@ -41,7 +41,10 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 public final class ImageSource {
     public let format: ImageFormat
     public let options: DecodeOptions
+    /// The file's bytes (the downscaler decodes them again in streaming mode).
+    let bytes: [UInt8]
     private let session: DecodeSession
+    private var header: ImageProperties?
 
     /// Identifies the format. Throws `.unknownFormat` for unrecognised bytes and `.unsupported`
     /// for recognised formats this library does not decode.
@@ -59,6 +62,7 @@ public final class ImageSource {
             throw DecodeError(.unknownFormat, format: nil, offset: 0, ContainerError.unknownSignature(firstBytes: Array(bytes.prefix(8))))
         }
         self.options = options
+        self.bytes = bytes
         let decoder = try DecodeSession.makeDecoder(for: format, options: options)
         session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
     }
@@ -75,6 +79,30 @@ public final class ImageSource {
             // A finished decoder always has parsed a header or thrown; a truncated header throws.
             throw session.decoder.truncation ?? DecodeError(.truncated, format: format, offset: session.input.writeIndex, ContainerError.tooShortToIdentify(count: session.input.writeIndex))
         }
+        return properties
+    }
+
+    /// The properties known from the header alone (size, colour, orientation), without decoding
+    /// pixels: a separate decoder is fed the input until its header is parsed. Frame counts and
+    /// timings of animations need `properties()`.
+    func headerProperties() throws(DecodeError) -> ImageProperties {
+        if let header { return header }
+        if let full = session.decoder.properties, session.isFinished { return full }
+        let probe = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: options),
+                                  input: InputBuffer([], isClosed: false))
+        var offset = 0
+        // Feed in growing pieces until the header is known: a few kilobytes for most files.
+        var piece = 4096
+        while probe.decoder.properties == nil && offset < bytes.count {
+            let end = min(bytes.count, offset + piece)
+            probe.append(bytes[offset..<end])
+            if end == bytes.count { probe.close() }
+            offset = end
+            piece *= 2
+            if try probe.pump() == .finished { break }
+        }
+        guard let properties = probe.decoder.properties else { return try self.properties() }
+        header = properties
         return properties
     }
 

@@ -41,6 +41,8 @@ final class PNGDecoder: FormatDecoder {
     /// The main image (IDAT) stream.
     private var mainImage: PNGImageData?
     private var mainImageBitmap: Bitmap?
+    /// Streaming mode: the main image's rows have all gone to `rowSink`.
+    private var mainImageStreamed = false
 
     // APNG state. `animation` is nil for still images and after an animation error (the file
     // then shows its default image, as browsers do).
@@ -61,6 +63,11 @@ final class PNGDecoder: FormatDecoder {
     init(options: DecodeOptions) {
         self.options = options
     }
+
+    /// Streaming mode for the downscaler: every row of the (default) image is handed over as a
+    /// one-row native bitmap, top to bottom, and no full-size bitmap is ever built. Set before
+    /// the first `advance`; APNG animation chunks are then ignored (the default image streams).
+    var rowSink: ((Bitmap) -> Void)?
 
     // MARK: - FormatDecoder
 
@@ -299,6 +306,13 @@ final class PNGDecoder: FormatDecoder {
                     }
                 }
                 mainImage = try PNGImageData(header: header, limits: options.limits, offsetBase: chunk.dataOffset)
+                if let rowSink {
+                    let rowHeader = PNGHeader(width: header.width, height: 1, bitDepth: header.bitDepth,
+                                              colorType: header.colorType, interlaced: false)
+                    mainImage?.rowSink = { [unowned self] _, row in
+                        rowSink(PNGPixelExpansion.nativeBitmap(header: rowHeader, rows: Array(row), palette: self.palette, transparency: self.transparency))
+                    }
+                }
                 order.noteIDAT()
                 finishHeaderProperties()
             } else if let mainImage, mainImage.isComplete, lastChunkWasNotIDAT {
@@ -481,8 +495,12 @@ final class PNGDecoder: FormatDecoder {
 
     private func finishImageDataChunk(_ chunk: Chunk) throws(DecodeError) {
         if chunk.type == .IDAT {
-            guard let mainImage, mainImage.isComplete, mainImageBitmap == nil else { return }
+            guard let mainImage, mainImage.isComplete, mainImageBitmap == nil, !mainImageStreamed else { return }
             if mainImage.sawExtraData { warn(at: chunk.offset, "extra compressed data after the image") }
+            if rowSink != nil {
+                mainImageStreamed = true
+                return
+            }
             mainImageBitmap = nativeBitmap(of: mainImage)
             if defaultImageIsFrame, let control = pendingControl, animation != nil {
                 appendFrame(mainImage, control: control)
@@ -539,6 +557,7 @@ final class PNGDecoder: FormatDecoder {
     }
 
     private var shouldStopEarly: Bool {
+        if mainImageStreamed { return true }
         guard options.firstFrameOnly, mainImageBitmap != nil else { return false }
         return animation == nil || defaultImageIsFrame
     }
@@ -594,9 +613,14 @@ final class PNGDecoder: FormatDecoder {
     /// that there is no image and the error is thrown.
     private func endOfInput(inside part: String, at offset: Int) throws(DecodeError) -> DecodeProgress {
         let error = DecodeError(.truncated, format: .png, offset: offset, PNGError.truncated(inside: part))
-        if mainImageBitmap == nil {
-            guard let mainImage, mainImage.pixels.count > 0 else { throw error }
-            mainImageBitmap = nativeBitmap(of: mainImage)
+        if mainImageBitmap == nil && !mainImageStreamed {
+            if rowSink != nil {
+                // Streaming: the rows that arrived have been handed over already.
+                guard let mainImage, mainImage.rowsStored > 0 else { throw error }
+            } else {
+                guard let mainImage, mainImage.pixels.count > 0 else { throw error }
+                mainImageBitmap = nativeBitmap(of: mainImage)
+            }
         }
         if let frame = currentFrame, frame.data.pixels.count > 0 {
             appendFrame(frame.data, control: frame.control)

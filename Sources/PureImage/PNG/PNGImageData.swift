@@ -34,6 +34,12 @@ final class PNGImageData {
     private(set) var sawExtraData = false
     private let limits: DecodeLimits
 
+    /// Streaming mode (the downscaler): each finished row of the image, top to bottom, in stored
+    /// sample format, is handed here instead of being kept. Adam7 rows can only be final once
+    /// pass 7 is done, so an interlaced image is still assembled whole and then handed over row
+    /// by row and released.
+    var rowSink: ((Int, ArraySlice<UInt8>) -> Void)?
+
     /// `offsetBase` is added to the counts of compressed bytes to quote file offsets in errors.
     init(header: PNGHeader, limits: DecodeLimits, offsetBase: Int) throws(DecodeError) {
         self.header = header
@@ -56,6 +62,10 @@ final class PNGImageData {
         guard passIndex < passes.count else {
             isComplete = true
             current = []; previous = []
+            if let rowSink, header.interlaced {
+                for y in 0..<header.height { rowSink(y, pixels[y * rowBytes ..< (y + 1) * rowBytes]) }
+                pixels = []
+            }
             return
         }
         let pass = passes[passIndex]
@@ -129,6 +139,11 @@ final class PNGImageData {
     /// Places the unfiltered scanline (in `current[1...]`) into `pixels`.
     private func store(_ pass: PNGPass, row: Int) {
         if !header.interlaced {
+            if let rowSink {
+                rowSink(rowsStored, current[1...])
+                rowsStored += 1
+                return
+            }
             if pixels.isEmpty { pixels.reserveCapacity(rowBytes * header.height) }
             pixels.append(contentsOf: current[1...])
             rowsStored += 1

@@ -1,0 +1,100 @@
+/// SDWebImage 5.x's "Large Image Downsizing" arithmetic (`SDImageCoderHelper
+/// decodedAndScaledDownImageWithImage:limitBytes:`, after Apple's sample of that name), kept
+/// exactly so a plan can be compared number for number:
+///
+/// ```
+/// bytes            = limitBytes == 0 ? 60 MB : limitBytes      (MB = 1024 × 1024; iOS default)
+/// bytes            = max(bytes, 4)                             (4 bytes per pixel)
+/// destTotalPixels  = bytes / 4
+/// tileTotalPixels  = destTotalPixels / 3
+/// sourceTotalPixels = width × height;  no scaling when sourceTotalPixels ≤ destTotalPixels
+/// scale            = sqrt(destTotalPixels / sourceTotalPixels)
+/// destination      = max(1, floor(width × scale)) × max(1, floor(height × scale))
+/// band rows        = max(1, floor(tileTotalPixels / width))    (full-width source bands)
+/// seam overlap     = floor(2 / destination height × height)    (2 destination rows, in source rows)
+/// bands            = ceil(height / band rows)                  (the last takes the remainder)
+/// ```
+/// The divisions are in floating point as in SDWebImage (`CGFloat`), the floors are C `(int)`
+/// conversions. The plan is what `pureimage downscale --plan` prints.
+public struct DownscalePlan: Equatable, Sendable {
+    /// iOS's default destination budget: 60 MB (macOS uses 90, watchOS 30).
+    public static let defaultLimitBytes = 60 * 1024 * 1024
+    public static let bytesPerPixel = 4
+    /// Destination rows by which consecutive tiles overlap (SDWebImage's `kDestSeemOverlap`).
+    public static let destinationSeamOverlap = 2
+
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    public let limitBytes: Int
+    public let destinationTotalPixels: Double
+    public let tileTotalPixels: Double
+    /// False when the source already fits: the image is decoded at full size.
+    public let scalesDown: Bool
+    public let scale: Double
+    public let destinationWidth: Int
+    public let destinationHeight: Int
+    /// Source rows per band (before the seam overlap is added).
+    public let bandRows: Int
+    /// Source rows each band after the first also re-covers from the previous one.
+    public let seamOverlapRows: Int
+    public let bandCount: Int
+
+    public init(sourceWidth: Int, sourceHeight: Int, limitBytes: Int) {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        let bytes = max(limitBytes == 0 ? Self.defaultLimitBytes : limitBytes, Self.bytesPerPixel)
+        self.limitBytes = bytes
+        destinationTotalPixels = Double(bytes) / Double(Self.bytesPerPixel)
+        tileTotalPixels = destinationTotalPixels / 3
+        let sourceTotalPixels = Double(sourceWidth) * Double(sourceHeight)
+        scalesDown = sourceTotalPixels > destinationTotalPixels && sourceWidth > 0 && sourceHeight > 0
+        if scalesDown {
+            scale = (destinationTotalPixels / sourceTotalPixels).squareRoot()
+            destinationWidth = max(1, Int(Double(sourceWidth) * scale))
+            destinationHeight = max(1, Int(Double(sourceHeight) * scale))
+        } else {
+            scale = 1
+            destinationWidth = sourceWidth
+            destinationHeight = sourceHeight
+        }
+        bandRows = max(1, Int(tileTotalPixels / Double(max(1, sourceWidth))))
+        seamOverlapRows = scalesDown ? Int(Double(Self.destinationSeamOverlap) / Double(destinationHeight) * Double(sourceHeight)) : 0
+        bandCount = sourceHeight == 0 ? 0 : (sourceHeight + bandRows - 1) / bandRows
+    }
+
+    /// A few lines for `--plan`.
+    public var description: String {
+        """
+        source:       \(sourceWidth) x \(sourceHeight) (\(sourceWidth * sourceHeight) pixels)
+        limit:        \(limitBytes) bytes -> \(Int(destinationTotalPixels)) destination pixels, tiles of \(Int(tileTotalPixels)) pixels
+        scale:        \(scalesDown ? String(scale) : "1 (fits, not scaled)")
+        destination:  \(destinationWidth) x \(destinationHeight)
+        bands:        \(bandCount) full-width bands of \(bandRows) source rows (last: \(sourceHeight - max(0, bandCount - 1) * bandRows)), seam overlap \(seamOverlapRows) source rows
+        """
+    }
+}
+
+/// `kCGImageSourceThumbnailMaxPixelSize` with `kCGImageSourceCreateThumbnailWithTransform`
+/// semantics: the longest side becomes at most `maxPixelSize`, the aspect ratio is kept (each
+/// side rounded to the nearest pixel, at least 1), and an image is never enlarged.
+public struct ThumbnailPlan: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+
+    public init(sourceWidth: Int, sourceHeight: Int, maxPixelSize: Int) {
+        let longest = max(sourceWidth, sourceHeight)
+        guard maxPixelSize > 0, longest > maxPixelSize else {
+            width = sourceWidth
+            height = sourceHeight
+            return
+        }
+        let ratio = Double(maxPixelSize) / Double(longest)
+        if sourceWidth >= sourceHeight {
+            width = maxPixelSize
+            height = max(1, Int((Double(sourceHeight) * ratio).rounded()))
+        } else {
+            height = maxPixelSize
+            width = max(1, Int((Double(sourceWidth) * ratio).rounded()))
+        }
+    }
+}

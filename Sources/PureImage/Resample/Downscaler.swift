@@ -1,0 +1,134 @@
+/// SDWebImage's `decodedAndScaledDownImage(limitBytes:)` and ImageIO's thumbnails, built so the
+/// full-size image never exists in memory: source rows stream out of the decoder into a
+/// `StreamingResampler`, whose memory is the destination plus a few dozen filtered rows.
+///
+/// How rows reach the resampler, per format:
+/// - PNG: straight from the decoder (`PNGDecoder.rowSink`) — no full-size buffer for
+///   non-interlaced images; Adam7 keeps its stored samples (the state the format needs) until
+///   pass 7, then streams them.
+/// - JPEG: decoded at the largest DCT-domain reduction (1/2, 1/4, 1/8) that keeps the
+///   intermediate at least as large as the destination, then resampled.
+/// - Other formats: the first frame is decoded, then streamed through the resampler.
+public enum Downscaler {
+    /// The JPEG DCT-domain reduction for a destination size: the largest denominator in
+    /// {8, 4, 2} whose scaled size (rounded up, as libjpeg does) still covers the destination.
+    public static func jpegScaleDenominator(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int) -> Int {
+        for denominator in [8, 4, 2] {
+            let width = (sourceWidth + denominator - 1) / denominator
+            let height = (sourceHeight + denominator - 1) / denominator
+            if width >= destinationWidth && height >= destinationHeight { return denominator }
+        }
+        return 1
+    }
+
+    /// Decodes the first frame of `bytes` resampled to `width × height` (premultiplied RGBA8).
+    static func resample(_ bytes: [UInt8], format: ImageFormat, options: DecodeOptions,
+                         sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
+                         allowJPEGScaling: Bool = true) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
+        if format == .png {
+            var streaming = options
+            streaming.decodeAPNGAnimation = false
+            let decoder = PNGDecoder(options: streaming)
+            let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                               destinationWidth: width, destinationHeight: height)
+            var conversionFailure: DecodeError?
+            decoder.rowSink = { row in
+                guard conversionFailure == nil else { return }
+                do {
+                    let premultiplied = try row.converted(to: .rgba8Premultiplied).tightlyPacked()
+                    premultiplied.bytes.withUnsafeBufferPointer { resampler.consume($0) }
+                } catch {
+                    conversionFailure = DecodeError(.unsupported, format: .png, offset: nil, ContainerError.outputConversion("\(error)"))
+                }
+            }
+            let session = DecodeSession(format: .png, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+            try session.pump()
+            if let conversionFailure { throw conversionFailure }
+            finishMissingRows(resampler)
+            return (resampler.bitmap(), decoder.truncation)
+        }
+        // Whole-frame path, with a DCT-domain reduction first for JPEG.
+        var frameOptions = options
+        frameOptions.firstFrameOnly = true
+        if format == .jpeg && allowJPEGScaling {
+            frameOptions.jpegScaleDenominator = jpegScaleDenominator(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                                                      destinationWidth: width, destinationHeight: height)
+        }
+        let source = try ImageSource(bytes: bytes, options: frameOptions)
+        let frame = try source.image(at: 0, options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
+        let resampler = StreamingResampler(sourceWidth: frame.width, sourceHeight: frame.height,
+                                           destinationWidth: width, destinationHeight: height)
+        frame.bytes.withUnsafeBufferPointer { all in
+            for y in 0..<frame.height {
+                resampler.consume(UnsafeBufferPointer(rebasing: all[y * frame.bytesPerRow ..< y * frame.bytesPerRow + frame.width * 4]))
+            }
+        }
+        return (resampler.bitmap(), source.truncation)
+    }
+
+    /// Rows a truncated file never delivered count as transparent.
+    static func finishMissingRows(_ resampler: StreamingResampler) {
+        guard !resampler.isComplete else { return }
+        let blank = [UInt8](repeating: 0, count: resampler.sourceWidth * 4)
+        blank.withUnsafeBufferPointer { row in
+            for _ in 0..<resampler.sourceHeight { resampler.consume(row) }
+        }
+    }
+}
+
+extension ImageSource {
+    /// The plan `decodedAndScaledDown(limitBytes:)` follows for this image.
+    public func downscalePlan(limitBytes: Int) throws(DecodeError) -> DownscalePlan {
+        let header = try headerProperties()
+        return DownscalePlan(sourceWidth: header.width, sourceHeight: header.height, limitBytes: limitBytes)
+    }
+
+    /// SDWebImage's `decodedAndScaledDownImage(limitBytes:)`: the first frame at full size when it
+    /// fits in `limitBytes` (4 bytes per pixel; 0 = the 60 MB iOS default), else scaled down per
+    /// `DownscalePlan` with a Lanczos-3 filter — without ever holding the full-size image.
+    /// `output` defaults to the display format, as SDWebImage returns decoded-for-display images.
+    /// `jpegDCTScaling: false` resamples JPEGs from full size (to measure what the DCT-domain
+    /// reduction costs in quality).
+    public func decodedAndScaledDown(limitBytes: Int, output: ImageDecodingOptions.Output = .display,
+                                     jpegDCTScaling: Bool = true) throws(DecodeError) -> Bitmap {
+        let plan = try downscalePlan(limitBytes: limitBytes)
+        guard plan.scalesDown else { return try image(at: 0, options: ImageDecodingOptions(output: output)) }
+        let result = try Downscaler.resample(bytes, format: format, options: options,
+                                             sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+                                             width: plan.destinationWidth, height: plan.destinationHeight,
+                                             allowJPEGScaling: jpegDCTScaling)
+        return try deliverScaled(result.bitmap, output: output, applyOrientation: false)
+    }
+
+    /// `CGImageSourceCreateThumbnailAtIndex` with `kCGImageSourceThumbnailMaxPixelSize`: the
+    /// longest side at most `maxPixelSize`, aspect kept, never enlarged; EXIF orientation applied
+    /// when asked (`kCGImageSourceCreateThumbnailWithTransform`). Same streaming path.
+    public func thumbnail(maxPixelSize: Int, applyOrientation: Bool = false,
+                          output: ImageDecodingOptions.Output = .display) throws(DecodeError) -> Bitmap {
+        let header = try headerProperties()
+        let plan = ThumbnailPlan(sourceWidth: header.width, sourceHeight: header.height, maxPixelSize: maxPixelSize)
+        if plan.width == header.width && plan.height == header.height {
+            return try image(at: 0, options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
+        }
+        let result = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
+                                             width: plan.width, height: plan.height)
+        return try deliverScaled(result.bitmap, output: output, applyOrientation: applyOrientation)
+    }
+
+    private func deliverScaled(_ premultiplied: Bitmap, output: ImageDecodingOptions.Output, applyOrientation: Bool) throws(DecodeError) -> Bitmap {
+        var bitmap = premultiplied
+        do {
+            switch output {
+            case .native, .canonicalRGBA: bitmap = try bitmap.converted(to: .rgba8)
+            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: (try? headerProperties().hasAlpha) ?? true))
+            case .format(let target): bitmap = try bitmap.converted(to: target)
+            }
+        } catch {
+            throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
+        }
+        if applyOrientation, let orientation = try? headerProperties().orientation {
+            bitmap = bitmap.oriented(orientation)
+        }
+        return bitmap
+    }
+}

@@ -1,0 +1,136 @@
+import Testing
+@testable import PureImage
+
+@Suite struct DownscaleTests {
+    /// Numbers worked from SDWebImage's formulas (see `DownscalePlan`), e.g. for 12000 × 8000 at
+    /// the default limit: 62 914 560 bytes → 15 728 640 destination pixels, tiles of 5 242 880;
+    /// scale = sqrt(15728640 / 96000000) = 0.404771…; 4857 × 3238; bands of
+    /// floor(5242880 / 12000) = 436 rows, ceil(8000 / 436) = 19 bands; seam floor(2 / 3238 × 8000) = 4.
+    static let cases: [(w: Int, h: Int, limit: Int, scales: Bool, dw: Int, dh: Int, band: Int, seam: Int, bands: Int)] = [
+        (12000, 8000, 0, true, 4857, 3238, 436, 4, 19),
+        (8000, 8000, 0, true, 3965, 3965, 655, 4, 13),
+        (3000, 2000, 4_000_000, true, 1224, 816, 111, 4, 19),
+        (4097, 3840, 0, true, 4096, 3839, 1279, 2, 4),          // just above the threshold
+        (4096, 3840, 0, false, 4096, 3840, 1280, 0, 3),         // exactly 15 728 640 pixels: fits
+        (4000, 3000, 0, false, 4000, 3000, 1310, 0, 3),
+        (100, 100, 4, true, 1, 1, 1, 200, 100),                 // tiny limit: one destination pixel
+        (100, 100, 1, true, 1, 1, 1, 200, 100),                 // below 4 bytes: raised to 4
+        (200_000, 200, 0, true, 125_413, 125, 26, 3, 8),        // very wide
+        (200, 200_000, 0, true, 125, 125_413, 26_214, 3, 8),    // very tall
+        (1, 1, 0, false, 1, 1, 5_242_880, 0, 1),
+    ]
+
+    @Test(arguments: cases.indices)
+    func planMatchesSDWebImage(_ index: Int) {
+        let c = Self.cases[index]
+        let plan = DownscalePlan(sourceWidth: c.w, sourceHeight: c.h, limitBytes: c.limit)
+        #expect(plan.scalesDown == c.scales)
+        #expect(plan.destinationWidth == c.dw && plan.destinationHeight == c.dh, "\(c.w)×\(c.h): \(plan.destinationWidth)×\(plan.destinationHeight)")
+        #expect(plan.bandRows == c.band)
+        #expect(plan.seamOverlapRows == c.seam)
+        #expect(plan.bandCount == c.bands)
+        if c.limit == 0 {
+            #expect(plan.destinationTotalPixels == 15_728_640 && plan.tileTotalPixels == 5_242_880)
+        }
+    }
+
+    @Test func thumbnailSizes() {
+        #expect(ThumbnailPlan(sourceWidth: 4000, sourceHeight: 3000, maxPixelSize: 200) == ThumbnailPlan(sourceWidth: 200, sourceHeight: 150, maxPixelSize: 0))
+        let tall = ThumbnailPlan(sourceWidth: 1000, sourceHeight: 3001, maxPixelSize: 300)
+        #expect(tall.width == 100 && tall.height == 300)
+        let small = ThumbnailPlan(sourceWidth: 50, sourceHeight: 40, maxPixelSize: 300)   // never enlarged
+        #expect(small.width == 50 && small.height == 40)
+        let thin = ThumbnailPlan(sourceWidth: 10_000, sourceHeight: 3, maxPixelSize: 100)
+        #expect(thin.width == 100 && thin.height == 1)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 12000, sourceHeight: 8000, destinationWidth: 4857, destinationHeight: 3238) == 2)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 4000, sourceHeight: 3000, destinationWidth: 200, destinationHeight: 150) == 8)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 100, sourceHeight: 100, destinationWidth: 99, destinationHeight: 99) == 1)
+    }
+
+    /// Weights of every destination pixel sum to exactly 2^14; an unscaled axis is the identity.
+    @Test func filterWeights() {
+        for (source, destination) in [(100, 37), (1000, 3), (7, 7), (5, 1), (12000, 4857)] {
+            let axis = ResampleFilter.axis(sourceSize: source, destinationSize: destination)
+            for i in 0..<destination {
+                let sum = (0..<Int(axis.counts[i])).reduce(Int32(0)) { $0 + axis.weights[i * axis.stride + $1] }
+                #expect(sum == 1 << 14)
+                #expect(axis.starts[i] >= 0 && Int(axis.starts[i] + axis.counts[i]) <= source)
+            }
+        }
+        let identity = ResampleFilter.axis(sourceSize: 7, destinationSize: 7)
+        for i in 0..<7 {
+            let weights = (0..<Int(identity.counts[i])).map { identity.weights[i * identity.stride + $0] }
+            #expect(weights.filter { $0 != 0 } == [1 << 14])
+        }
+    }
+
+    /// A flat colour stays exactly flat (no ringing at band boundaries or edges), and a
+    /// horizontal ramp is reproduced without a seam: rows the bands split are no more different
+    /// from their neighbours than other rows are.
+    @Test func noSeamsAtBandBoundaries() throws {
+        let width = 300, height = 1200
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = (y * width + x) * 4
+                pixels[o] = UInt8(x * 255 / (width - 1)); pixels[o + 1] = UInt8((y / 7) % 256); pixels[o + 2] = 90; pixels[o + 3] = 255
+            }
+        }
+        var builder = PNGBuilder()
+        builder.header(width: width, height: height, depth: 8, colorType: 6)
+        builder.imageData(PNGBuilder.scanlines((0..<height).map { Array(pixels[$0 * width * 4 ..< ($0 + 1) * width * 4]) }))
+        builder.end()
+        let source = try ImageSource(bytes: builder.bytes)
+        let limit = 40_000   // 10 000 destination pixels, bands of 11 source rows
+        let plan = try source.downscalePlan(limitBytes: limit)
+        #expect(plan.scalesDown && plan.bandRows == 11 && plan.bandCount == 110)
+        let small = try source.decodedAndScaledDown(limitBytes: limit, output: .format(.rgba8)).tightlyPacked()
+        #expect(small.width == plan.destinationWidth && small.height == plan.destinationHeight)
+        // Blue is flat 90 everywhere, alpha 255.
+        for p in 0..<(small.width * small.height) {
+            #expect(small.bytes[p * 4 + 2] == 90 && small.bytes[p * 4 + 3] == 255)
+        }
+        // Row-to-row change of the green ramp is smooth: the largest jump is bounded and equals
+        // the typical jump (no seam rows).
+        var jumps: [Int] = []
+        for y in 1..<small.height {
+            var total = 0
+            for x in 0..<small.width { total += abs(Int(small.bytes[(y * small.width + x) * 4 + 1]) - Int(small.bytes[((y - 1) * small.width + x) * 4 + 1])) }
+            jumps.append(total / small.width)
+        }
+        let sorted = jumps.sorted()
+        #expect(sorted.last! <= sorted[sorted.count / 2] + 3, "jumps \(jumps)")
+    }
+
+    /// The streaming path equals resampling the full decode (same filter, whole image at once).
+    @Test func streamingEqualsWholeImageResampling() throws {
+        let built = PNGDecoderTests.build(colorType: 6, depth: 8, width: 97, height: 61, seed: 4)
+        let source = try ImageSource(bytes: built.png)
+        let streamed = try source.thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
+        let full = try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
+        let resampler = StreamingResampler(sourceWidth: 97, sourceHeight: 61, destinationWidth: streamed.width, destinationHeight: streamed.height)
+        full.bytes.withUnsafeBufferPointer { all in
+            for y in 0..<61 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 97 * 4 ..< (y + 1) * 97 * 4])) }
+        }
+        #expect(resampler.bitmap().bytes == streamed.bytes)
+        // Interlaced: the same pixels.
+        let interlaced = try ImageSource(bytes: built.interlacedPNG).thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
+        #expect(interlaced.bytes == streamed.bytes)
+    }
+
+    @Test func thumbnailAppliesOrientation() throws {
+        var builder = PNGBuilder()
+        builder.header(width: 400, height: 100, depth: 8, colorType: 0)
+        let exif: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0]   // II, orientation 6
+        builder.chunk("eXIf", exif)
+        builder.imageData(PNGBuilder.scanlines((0..<100).map { y in (0..<400).map { x in UInt8(x < 200 ? 0 : 255) } }))
+        builder.end()
+        let source = try ImageSource(bytes: builder.bytes)
+        let upright = try source.thumbnail(maxPixelSize: 40, applyOrientation: true, output: .format(.rgba8)).tightlyPacked()
+        #expect(upright.width == 10 && upright.height == 40)
+        // Rotated 90° clockwise: the stored left half (black) becomes the top.
+        #expect(upright.bytes[0] == 0 && upright.bytes[(39 * 10) * 4] == 255)
+        let stored = try source.thumbnail(maxPixelSize: 40, output: .format(.rgba8))
+        #expect(stored.width == 40 && stored.height == 10)
+    }
+}
