@@ -37,6 +37,28 @@ extension Bitmap {
         return result
     }
 
+    /// Converts to a format of the same pixel size row by row, reusing this bitmap's storage
+    /// (one row of scratch memory): for large images that must not exist twice.
+    mutating func convertInPlace(to target: PixelFormat) throws(BitmapError) {
+        if let problem = target.validate() { throw .invalidFormat(problem) }
+        guard target.bitsPerPixel == format.bitsPerPixel, format.bitsPerComponent >= 8, target.bitsPerComponent >= 8 else {
+            throw .unsupportedConversion("in place needs the same pixel size")
+        }
+        if case .indexed = target.colorModel { throw .unsupportedConversion("to an indexed format") }
+        let conversion = GeneralConversion(from: format, to: target)
+        let rowLength = self.rowLength
+        for y in 0..<height {
+            let start = y * bytesPerRow
+            let source = Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: rowLength,
+                                bytes: Array(bytes[start ..< start + rowLength]))
+            var converted = Bitmap(uncheckedWidth: width, height: 1, format: target, bytesPerRow: rowLength,
+                                   bytes: [UInt8](repeating: 0, count: rowLength))
+            conversion.run(from: source, into: &converted)
+            bytes.replaceSubrange(start ..< start + rowLength, with: converted.bytes)
+        }
+        self = Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: bytesPerRow, bytes: bytes)
+    }
+
     /// Converts to the canonical RGBA used by the CLI and the conformance suite: straight RGBA,
     /// 8 bits for sources of ≤ 8 bits per component, else 16 (host byte order).
     public func canonicalRGBA() throws(BitmapError) -> Bitmap {

@@ -164,6 +164,13 @@ func readFile(_ path: String) throws(DecodeError) -> [UInt8] {
     }
     defer { fclose(file) }
     var bytes: [UInt8] = []
+    // Reserve the file's size up front so reading a large file does not pass through the
+    // doubling growth of the array (twice the memory at the moment of the last copy).
+    if fseek(file, 0, SEEK_END) == 0 {
+        let size = ftell(file)
+        if size > 0 { bytes.reserveCapacity(size) }
+        rewind(file)
+    }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }

@@ -118,10 +118,18 @@ extension ImageSource {
     private func deliverScaled(_ premultiplied: Bitmap, output: ImageDecodingOptions.Output, applyOrientation: Bool) throws(DecodeError) -> Bitmap {
         var bitmap = premultiplied
         do {
+            let target: PixelFormat
             switch output {
-            case .native, .canonicalRGBA: bitmap = try bitmap.converted(to: .rgba8)
-            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: (try? headerProperties().hasAlpha) ?? true))
-            case .format(let target): bitmap = try bitmap.converted(to: target)
+            case .native, .canonicalRGBA: target = .rgba8
+            case .display: target = .display(hasAlpha: (try? headerProperties().hasAlpha) ?? true)
+            case .format(let format): target = format
+            }
+            // 4-byte targets are converted in place, so the destination exists once in memory.
+            if target.bitsPerPixel == 32 && target.bitsPerComponent == 8 && target.isValid,
+               target.colorModel == .rgb || target.colorModel == .gray && target.alphaInfo == .none {
+                try bitmap.convertInPlace(to: target)
+            } else {
+                bitmap = try bitmap.converted(to: target)
             }
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
