@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The main job: the conformance suite against the reference C libraries on the project's own
+# generated corpus (and the extra corpus when there is one), then a short benchmark summary.
+# Reports land in Conformance/out/ (conform.json, conform.html, bench.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+
+echo "== generating the project's corpus (deterministic)"
+python3 Conformance/generate_corpus.py Conformance/generated | tail -1
+
+echo "== building (release)"
+swift build -c release >/dev/null
+
+extra="${PUREIMAGE_EXTRA_CORPUS:-${PUREIMAGE_CORPUS:-}}"
+if [ -z "$extra" ] && [ -d ../shared/corpus ]; then extra="$(cd ../shared/corpus && pwd)"; fi
+mkdir -p Conformance/out
+echo "== conformance: Conformance/generated${extra:+ and $extra}"
+status=0
+PUREIMAGE_EXTRA_CORPUS="$extra" .build/release/pureimage conform \
+  --json Conformance/out/conform.json --report Conformance/out/conform.html || status=$?
+echo "report: Conformance/out/conform.html"
+
+echo "== benchmark (quick)"
+if [ -x .build/release/pureimage-bench ]; then
+  .build/release/pureimage-bench --quick --json Conformance/out/bench.json || status=$?
+fi
+exit $status
