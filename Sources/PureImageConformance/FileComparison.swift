@@ -78,7 +78,11 @@ public enum FileComparison {
         switch format {
         case .png:
             comparePNG(bytes, into: &report, tamper: tamper)
-        case .jpeg, .gif, .tiff, .webp, .heic, .heif:
+        case .gif:
+            compareGIF(bytes, into: &report, tamper: tamper)
+        case .jpeg:
+            compareJPEG(bytes, into: &report, tamper: tamper)
+        case .tiff, .webp, .heic, .heif:
             compareWithoutReference(bytes, format: format, into: &report)
         }
         return report
@@ -94,6 +98,77 @@ public enum FileComparison {
         do {
             let source = try ImageSource(bytes: bytes, options: options)
             ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .canonicalRGBA))), source.truncation != nil)
+        } catch {
+            classifyRejection(error, reference: reference, into: &report)
+            return
+        }
+        report.frames = 1
+        judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
+    }
+
+    /// GIF: every composed frame (canonical RGBA8) against giflib's frames composed by the
+    /// reference rules; frame count, delays and loop count against giflib's parse. Where giflib
+    /// stops early (status 1) only the frames it completed are compared.
+    static func compareGIF(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
+        let (reference, delays, loopCount) = ReferenceDecoders.gif(bytes)
+        let source: ImageSource
+        let properties: ImageProperties
+        do {
+            source = try ImageSource(bytes: bytes)
+            properties = try source.properties()
+        } catch {
+            classifyRejection(error, reference: reference, into: &report)
+            return
+        }
+        let truncated = source.truncation != nil
+        report.frames = properties.frameCount
+        if reference.status == .ok {
+            if properties.frameCount != reference.frames.count {
+                report.verdict = .mismatched
+                report.detail = "\(properties.frameCount) frames, giflib \(reference.frames.count)"
+                return
+            }
+            let ourDelays = properties.frames.map { Int(($0.delay * 100).rounded()) }
+            if properties.frameCount > 1 && ourDelays != delays {
+                report.verdict = .mismatched
+                report.detail = "delays \(ourDelays.prefix(8)) vs giflib \(delays.prefix(8))"
+                return
+            }
+            if properties.frameCount > 1 && properties.loopCount != loopCount {
+                report.verdict = .mismatched
+                report.detail = "loop count \(String(describing: properties.loopCount)) vs giflib \(String(describing: loopCount))"
+                return
+            }
+        }
+        let count = reference.status == .rejected ? 0 : min(reference.frames.count, properties.frameCount)
+        if reference.status != .rejected && properties.frameCount < reference.frames.count {
+            report.verdict = .mismatched
+            report.detail = "\(properties.frameCount) frames, giflib completed \(reference.frames.count)"
+            return
+        }
+        for index in 0..<max(count, 1) {
+            let ours: ComparableImage
+            do {
+                ours = ComparableImage(try source.image(at: index, options: ImageDecodingOptions(output: .format(.rgba8))))
+            } catch {
+                classifyRejection(error, reference: reference, into: &report)
+                return
+            }
+            judge(ours: ours, truncated: truncated && reference.status != .ok, reference: reference, frame: index, into: &report, tamper: tamper)
+            if report.verdict != .identical { return }
+        }
+        if report.verdict == .identical && reference.status == .warning && !truncated {
+            report.detail = "giflib warned: \(reference.message)"
+        }
+    }
+
+    /// JPEG: the native output (gray, RGB or CMYK) against libjpeg-turbo's default decode.
+    static func compareJPEG(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
+        let reference = ReferenceDecoders.jpeg(bytes)
+        let ours: (image: ComparableImage, truncated: Bool)
+        do {
+            let source = try ImageSource(bytes: bytes)
+            ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .native))), source.truncation != nil)
         } catch {
             classifyRejection(error, reference: reference, into: &report)
             return

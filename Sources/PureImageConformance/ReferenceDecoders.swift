@@ -47,4 +47,32 @@ public enum ReferenceDecoders {
         _ = bytes.withUnsafeBufferPointer { pi_ref_tiff_decode_rgba($0.baseAddress, $0.count, Int32(page), &image) }
         return result(&image)
     }
+
+    /// giflib's frames composed by `pi_ref_gif_composer_*` (the rules in CReference.h), with
+    /// the delays (hundredths of a second) and loop count giflib read.
+    public static func gif(_ bytes: [UInt8]) -> (result: ReferenceResult, delays: [Int], loopCount: Int?) {
+        var gif = PIRefGIF()
+        _ = bytes.withUnsafeBufferPointer { pi_ref_gif_decode($0.baseAddress, $0.count, &gif) }
+        defer { pi_ref_gif_free(&gif) }
+        let text = message(gif.message)
+        guard gif.status >= 0, gif.frame_count > 0 else {
+            return (ReferenceResult(status: .rejected, message: text, frames: []), [], nil)
+        }
+        var composer = PIRefGIFComposer()
+        var frames: [ComparableImage] = []
+        var delays: [Int] = []
+        let width = Int(gif.width), height = Int(gif.height)
+        if pi_ref_gif_composer_init(&composer, &gif) == 0 {
+            defer { pi_ref_gif_composer_free(&composer) }
+            var index = 0
+            while let canvas = pi_ref_gif_composer_next(&composer) {
+                frames.append(ComparableImage(width: width, height: height, channels: 4, bits: 8,
+                                              samples: Array(UnsafeBufferPointer(start: canvas, count: width * height * 4))))
+                delays.append(Int(gif.frames[index].delay_cs))
+                index += 1
+            }
+        }
+        let status: ReferenceResult.Status = gif.status == 0 ? .ok : .warning
+        return (ReferenceResult(status: status, message: text, frames: frames), delays, gif.loop_count >= 0 ? Int(gif.loop_count) : nil)
+    }
 }

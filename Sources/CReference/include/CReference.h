@@ -126,6 +126,29 @@ typedef struct {
 int pi_ref_gif_decode(const uint8_t *data, size_t size, PIRefGIF *out);
 void pi_ref_gif_free(PIRefGIF *gif);
 
+// ---- GIF composition (the conformance rules, written independently of PureImage) ---------
+// Composes giflib's frames onto a straight-RGBA8 canvas of the logical screen size with
+// browser / ImageIO semantics: the canvas starts fully transparent; a frame's pixels replace
+// the canvas inside its rectangle clipped to the canvas, except transparent-index pixels; an
+// index at or beyond palette_count draws opaque black; after a frame is shown its disposal
+// applies before the next frame: 2 clears the clipped rectangle to transparent, 3 (and 4, as
+// Firefox and Chromium read it) restores the rectangle to what it was before the frame was
+// drawn, 0, 1 and 5-7 leave the canvas.
+typedef struct {
+    const PIRefGIF *gif;
+    int next_frame;
+    uint8_t *canvas;      // width * height * 4, the image shown for the last composed frame
+    uint8_t *saved;       // canvas before the last frame, when its disposal restores
+    int pending_disposal; // of the last composed frame
+    int px0, py0, px1, py1;
+} PIRefGIFComposer;
+
+// 0 on success; -1 when the canvas is empty or larger than 2^28 pixels.
+int pi_ref_gif_composer_init(PIRefGIFComposer *composer, const PIRefGIF *gif);
+// Composes the next frame; returns the canvas (valid until the next call) or NULL at the end.
+const uint8_t *pi_ref_gif_composer_next(PIRefGIFComposer *composer);
+void pi_ref_gif_composer_free(PIRefGIFComposer *composer);
+
 // ---- libtiff -----------------------------------------------------------------------------
 // All three functions open the buffer with TIFFClientOpenExt (memory callbacks; per-call
 // error/warning handlers; libtiff's largest single allocation limited to 2 GiB). The global
