@@ -33,7 +33,11 @@ extension Bitmap {
         }
         if target == format && (bytesPerRow == 0 || bytesPerRow == self.bytesPerRow) { return self }
         var result = try Bitmap(zeroedWidth: width, height: height, format: target, bytesPerRow: bytesPerRow)
-        GeneralConversion(from: format, to: target).run(from: self, into: &result)
+        if let kernel = ConversionKernel(from: format, to: target) {
+            kernel.run(from: self, into: &result)
+        } else {
+            GeneralConversion(from: format, to: target).run(from: self, into: &result)
+        }
         return result
     }
 

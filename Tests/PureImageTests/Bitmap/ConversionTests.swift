@@ -137,3 +137,30 @@ import Testing
         }
     }
 }
+
+/// The fast kernels give exactly what the general per-pixel path gives, for every source and
+/// target they cover, on pseudo-random pixels with every alpha value.
+@Suite struct ConversionKernelTests {
+    @Test func kernelsEqualTheGeneralPath() throws {
+        let sources: [PixelFormat] = [
+            .gray8, PixelFormat(colorModel: .gray, bitsPerComponent: 8, alphaInfo: .last), .rgb8, .rgba8,
+        ]
+        let targets: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)]
+        for source in sources {
+            let bytesPerPixel = source.bitsPerPixel / 8
+            var seed: UInt32 = 99
+            let bytes = (0..<(256 * 3 * bytesPerPixel)).map { index -> UInt8 in
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                return index % bytesPerPixel == bytesPerPixel - 1 && source.containsAlpha ? UInt8(index / bytesPerPixel % 256) : UInt8(truncatingIfNeeded: seed >> 24)
+            }
+            let bitmap = try Bitmap(width: 256, height: 3, format: source, bytes: bytes)
+            for target in targets {
+                #expect(ConversionKernel(from: source, to: target) != nil)
+                let fast = try bitmap.converted(to: target)
+                var general = try Bitmap(zeroedWidth: 256, height: 3, format: target)
+                GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+                #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
+            }
+        }
+    }
+}

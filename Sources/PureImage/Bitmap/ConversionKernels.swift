@@ -1,0 +1,79 @@
+/// Fast paths for the conversions decoders hit on every image: 8-bit gray, gray + alpha, RGB
+/// and straight RGBA (default byte order) into straight RGBA8, premultiplied RGBA8 or the
+/// display format (B G R A / B G R x). They produce exactly what `GeneralConversion` produces
+/// (the tests compare the two on every input) — only without its per-pixel dispatch.
+///
+/// Safety: every loop runs x over 0..<width on rows the `Bitmap` invariants guarantee to hold
+/// `width × bytesPerPixel` bytes at `y × bytesPerRow`; source and target pixel sizes are the
+/// ones checked in `init?`.
+struct ConversionKernel {
+    enum Source { case gray, grayAlpha, rgb, rgba }
+    enum Target { case rgba, rgbaPremultiplied, bgraPremultiplied, bgrx }
+
+    let source: Source
+    let target: Target
+
+    init?(from: PixelFormat, to: PixelFormat) {
+        guard from.bitsPerComponent == 8, to.bitsPerComponent == 8, from.byteOrder == .default else { return nil }
+        switch (from.colorModel, from.alphaInfo) {
+        case (.gray, .none): source = .gray
+        case (.gray, .last): source = .grayAlpha
+        case (.rgb, .none): source = .rgb
+        case (.rgb, .last): source = .rgba
+        default: return nil
+        }
+        switch (to.colorModel, to.alphaInfo, to.byteOrder) {
+        case (.rgb, .last, .default), (.rgb, .last, .order32Big): target = .rgba
+        case (.rgb, .premultipliedLast, .default), (.rgb, .premultipliedLast, .order32Big): target = .rgbaPremultiplied
+        case (.rgb, .premultipliedFirst, .order32Little): target = .bgraPremultiplied
+        case (.rgb, .noneSkipFirst, .order32Little): target = .bgrx
+        default: return nil
+        }
+    }
+
+    /// c · a / 255 rounded half up, for 8-bit c and a: (c · a + 127) / 255.
+    @inline(__always) static func premultiply(_ c: UInt8, _ a: UInt8) -> UInt8 {
+        UInt8((UInt32(c) * UInt32(a) + 127) / 255)
+    }
+
+    func run(from bitmap: Bitmap, into result: inout Bitmap) {
+        let width = bitmap.width
+        let sourceStep: Int
+        switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba: sourceStep = 4 }
+        let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
+        bitmap.bytes.withUnsafeBufferPointer { src in
+            result.bytes.withUnsafeMutableBufferPointer { dst in
+                guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
+                for y in 0..<bitmap.height {
+                    let s = s0 + y * sourceRowBytes
+                    let d = d0 + y * targetRowBytes
+                    for x in 0..<width {
+                        let p = s + x * sourceStep
+                        var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+                        switch source {
+                        case .gray: r = p[0]; g = r; b = r; a = 255
+                        case .grayAlpha: r = p[0]; g = r; b = r; a = p[1]
+                        case .rgb: r = p[0]; g = p[1]; b = p[2]; a = 255
+                        case .rgba: r = p[0]; g = p[1]; b = p[2]; a = p[3]
+                        }
+                        let q = d + x * 4
+                        switch target {
+                        case .rgba:
+                            q[0] = r; q[1] = g; q[2] = b; q[3] = a
+                        case .rgbaPremultiplied:
+                            if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
+                            q[0] = r; q[1] = g; q[2] = b; q[3] = a
+                        case .bgraPremultiplied:
+                            if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
+                            q[0] = b; q[1] = g; q[2] = r; q[3] = a
+                        case .bgrx:
+                            // Dropping alpha composites over black: the premultiplied colour.
+                            if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
+                            q[0] = b; q[1] = g; q[2] = r; q[3] = 255
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
