@@ -36,7 +36,9 @@ public enum Inspector {
             entries.append(InspectionEntry(offset: 0, name: "signature", detail: "\(format.rawValue) (\(bytes.count) bytes)"))
             switch format {
             case .png: entries += PNGInspector.walk(bytes)
-            case .jpeg, .gif, .tiff:
+            case .gif: entries += GIFInspector.walk(bytes)
+            case .jpeg: entries += JPEGInspector.walk(bytes)
+            case .tiff:
                 entries.append(InspectionEntry(offset: 0, name: "note", detail: "no structure walker for \(format.rawValue) yet"))
             case .webp, .heic, .heif:
                 entries.append(InspectionEntry(offset: 0, name: "note", detail: "\(format.rawValue) is recognised, not supported"))

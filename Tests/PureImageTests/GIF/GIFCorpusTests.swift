@@ -31,10 +31,10 @@ struct GIFCorpusTests {
             let decoder = ours.decoder
             if reference.status < 0 {
                 if ours.error != nil { bothRejected += 1 } else { giflibRejected += 1 }
-                let outcome = ours.error.map { "rejected: \($0)" } ?? "\(decoder.availableFrameCount) frames, \(decoder.warnings.count) warnings"
-                notes.append("\(path): giflib rejects (\(reference.message)); ours: \(outcome)")
                 // No reference; still render every frame (no crash, no hang).
                 for i in 0 ..< decoder.availableFrameCount { _ = try? decoder.frame(at: i) }
+                let outcome = ours.error.map { "rejected: \($0)" } ?? "\(decoder.availableFrameCount) frames, \(decoder.warnings.count) warnings"
+                notes.append("\(path): giflib rejects (\(reference.message)); ours: \(outcome)")
                 continue
             }
             if let error = ours.error {
@@ -118,5 +118,68 @@ struct GIFCorpusTests {
             }
         }
         print("GIF corpus malformed: \(variants) variants of \(paths.count) files, \(decoded) decoded (partially or fully), no crash")
+    }
+}
+
+/// The pygif test suite's own expectations (`*.conf` + raw RGBA frames): composed canvases and
+/// delays, where its expectations use the same rules as ours. Files whose `.conf` lists no
+/// frames (the suite's "undefined behaviour" cases) are skipped, and so are files where pygif
+/// merges images without a delay into one displayed frame (a different frame model). pygif paints the background
+/// colour on disposal 2 and the initial canvas; where that differs from transparent we compare
+/// colour only on opaque pixels of our canvas and report the rest.
+@Suite("GIF pygif expectations")
+struct GIFPygifTests {
+    @Test func composedFramesMatchPygif() throws {
+        guard let root = getenv("PUREIMAGE_CORPUS").map({ String(cString: $0) }) else { return }
+        let folder = root + "/gif/pygif-test-suite"
+        let confs = GIFTest.files(under: folder).filter { $0.hasSuffix(".conf") }
+        var matched = 0, mismatched: [String] = [], skipped = 0
+        for conf in confs {
+            let text = String(decoding: try ImageFiles.read(conf), as: UTF8.self)
+            var sections: [String: [String: String]] = [:]
+            var current = ""
+            for line in text.split(separator: "\n") {
+                let trimmed = String(line)
+                if trimmed.hasPrefix("#") { continue }
+                if trimmed.hasPrefix("[") { current = String(trimmed.dropFirst().dropLast()); continue }
+                guard let eq = trimmed.firstIndex(of: "=") else { continue }
+                let key = String(trimmed[..<eq]).filter { $0 != " " }
+                let value = String(trimmed[trimmed.index(after: eq)...]).drop { $0 == " " }
+                sections[current, default: [:]][key] = String(value)
+            }
+            guard let config = sections["config"], let input = config["input"],
+                  let frameList = config["frames"], !frameList.isEmpty,
+                  let width = config["width"].flatMap({ Int($0) }) else { skipped += 1; continue }
+            let frames = frameList.split(separator: ",").map(String.init)
+            let decoded = GIFTest.decode(try ImageFiles.read(folder + "/" + input))
+            guard decoded.error == nil else { mismatched.append("\(input): rejected (\(decoded.error.map { "\($0)" } ?? ""))"); continue }
+            var problems: [String] = []
+            if decoded.decoder.availableFrameCount != frames.count {
+                // pygif merges images that have no delay into the next displayed frame; we (like
+                // giflib and ImageIO) count every image. Nothing to compare frame by frame.
+                mismatched.append("\(input): frame model differs (pygif \(frames.count) displayed frames, \(decoded.decoder.availableFrameCount) images)")
+                continue
+            }
+            for (i, name) in frames.enumerated() where i < decoded.decoder.availableFrameCount {
+                guard let section = sections[name], let pixels = section["pixels"] else { continue }
+                let expected = try ImageFiles.read(folder + "/" + pixels)
+                let ours = try decoded.decoder.frame(at: i).bytes
+                if let delay = section["delay"].flatMap({ Int($0) }), decoded.decoder.frameInfo(at: i)?.delayCentiseconds != delay {
+                    problems.append("frame \(i) delay")
+                }
+                if ours != expected {
+                    // Compare colour where we are opaque; pygif's background fill shows where we are transparent.
+                    var colourDiffers = false
+                    for p in stride(from: 0, to: min(ours.count, expected.count), by: 4) where ours[p + 3] == 255 && ours[p ..< p + 4] != expected[p ..< p + 4] {
+                        colourDiffers = true
+                    }
+                    problems.append("frame \(i) " + (colourDiffers ? "COLOURS DIFFER: " + (GIFTest.firstDifference(ours, expected, width: width) ?? "") : "differs only where our canvas is transparent (background fill)"))
+                }
+            }
+            if problems.isEmpty { matched += 1 } else { mismatched.append("\(input): " + problems.joined(separator: "; ")) }
+        }
+        for line in mismatched { print("GIF pygif: \(line)") }
+        print("GIF pygif summary: \(matched) match / \(mismatched.count) differ / \(skipped) without expected frames")
+        #expect(!mismatched.contains { $0.contains("COLOURS DIFFER") })
     }
 }

@@ -121,7 +121,8 @@ struct GIFDecoderTests {
         #expect(GIFInterlace.displayRows(height: 10, interlaced: true) == [0, 8, 4, 2, 6, 1, 3, 5, 7, 9])
     }
 
-    @Test(arguments: [0, 1, 2, 3])
+    /// 0–3 as GIF89a §23 defines them; 4 acts as 3 and 5–7 as 0 (Firefox, Chromium).
+    @Test(arguments: 0...7)
     func disposalMethods(_ disposal: Int) throws {
         let decoded = GIFTest.decode(S.animation(frame1Disposal: UInt8(disposal)))
         #expect(decoded.error == nil)
@@ -133,7 +134,7 @@ struct GIFDecoderTests {
         let shown: [UInt8]
         switch disposal {
         case 2: shown = S.clear        // restore to background: transparent
-        case 3: shown = S.red          // restore to previous: the canvas before frame 1
+        case 3, 4: shown = S.red       // restore to previous: the canvas before frame 1
         default: shown = S.green       // 0 and 1 leave frame 1 in place
         }
         #expect(S.pixels(try decoder.frame(at: 2)) == [S.red, shown, S.blue, S.red])
@@ -229,6 +230,30 @@ struct GIFDecoderTests {
         #expect(info?.transparentIndex == nil)
     }
 
+    @Test func emptyExtensionsFollowTheSpec() throws {
+        // `21 F9 00` and `21 FE 00`: label, then the block terminator at once. Parsed per §15
+        // (giflib 5.2.1's DGifSlurp reads one sub-block too many here and fails).
+        var gif = S.screen(width: 1, height: 1)
+        gif += [0x21, 0xF9, 0x00, 0x21, 0xFE, 0x00]
+        gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x4C, 0x01, 0x00, 0x3B]
+        let decoded = GIFTest.decode(gif)
+        #expect(decoded.error == nil)
+        #expect(decoded.decoder.frameInfo(at: 0)?.delayCentiseconds == 0)
+        #expect(S.pixels(try decoded.decoder.frame(at: 0)) == [S.green])
+        #expect(decoded.decoder.properties?.text == [])
+    }
+
+    @Test func graphicControlOfWrongLengthIsIgnored() throws {
+        // giflib's DGifExtensionToGCB accepts only a 4-byte block: this 5-byte one gives no GCE.
+        var gif = S.screen(width: 1, height: 1)
+        gif += [0x21, 0xF9, 0x05, 0x01, 0x07, 0x00, 0x01, 0x09, 0x00]
+        gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x4C, 0x01, 0x00, 0x3B]
+        let decoded = GIFTest.decode(gif)
+        #expect(decoded.decoder.frameInfo(at: 0)?.transparentIndex == nil)
+        #expect(decoded.decoder.frameInfo(at: 0)?.delayCentiseconds == 0)
+        #expect(decoded.decoder.warnings.count == 1)
+    }
+
     @Test func invalidCodeLeavesTheRestTransparent() throws {
         // 4×1: clear 1 2 3 (width now 4) then code 9 > next free 8.
         let codes = GIFLZWTests.pack([(4, 3), (1, 3), (2, 3), (3, 3), (9, 4), (5, 4)])
@@ -254,9 +279,9 @@ struct GIFDecoderTests {
         // Trailer without an image.
         let empty = GIFTest.decode(S.screen(width: 1, height: 1) + [0x3B])
         #expect((empty.error?.reason as? GIFError) == .noImage)
-        // Minimum code size 9.
-        let wide = GIFTest.decode(S.still(canvas: (1, 1), frame: (0, 0, 1, 1), codes: [0x00], minimumCodeSize: 9))
-        #expect((wide.error?.reason as? GIFError) == .invalidMinimumCodeSize(9))
+        // Minimum code size 12 (codes would start at 13 bits).
+        let wide = GIFTest.decode(S.still(canvas: (1, 1), frame: (0, 0, 1, 1), codes: [0x00], minimumCodeSize: 12))
+        #expect((wide.error?.reason as? GIFError) == .invalidMinimumCodeSize(12))
         #expect(wide.error?.offset == 35)
         // Unknown block before any frame: thrown; after a frame: the stream ends there.
         let junkFirst = GIFTest.decode(S.screen(width: 1, height: 1) + [0x00, 0x3B])
@@ -327,6 +352,16 @@ struct GIFDecoderTests {
         let decoder = GIFDecoder(options: DecodeOptions())
         var input = InputBuffer(Array(full.prefix(40)))
         #expect(try decoder.advance(&input) == .needMoreInput)
+        #expect(decoder.partialFrame() == nil)
+        // Input ending inside frame 1's data (its sub-block size byte has arrived): frame 1 is
+        // in progress and its partial image is the canvas after frame 0.
+        let frame1Data = try #require(oneShot.frames.dropFirst().first?.dataOffset)
+        input.append(contentsOf: full[40 ..< frame1Data + 2])
+        #expect(try decoder.advance(&input) == .needMoreInput)
+        #expect(decoder.completedFrameCount == 1 && decoder.availableFrameCount == 2)
+        let partial = try #require(decoder.partialFrame())
+        #expect(partial.frameIndex == 1 && partial.decodedRows == 1)
+        #expect(partial.bitmap == (try oneShot.frame(at: 0)))
     }
 
     @Test func corruptedBytesNeverCrash() throws {
@@ -373,5 +408,20 @@ struct GIFDecoderTests {
         #expect(decoded.decoder.properties?.frames.count == 20_000)
         for i in 0 ..< 20_000 { _ = try decoded.decoder.frame(at: i) }
         #expect(S.pixels(try decoded.decoder.frame(at: 19_999)) == [S.green])
+    }
+
+    @Test func incrementalImageSourceShowsProgress() throws {
+        // Through the public incremental API, one byte at a time: the partial image never
+        // crashes, and the final images equal the one-shot ones.
+        let full = S.animation(frame1Disposal: 3)
+        let oneShot = try ImageSource(bytes: full)
+        let source = IncrementalImageSource()
+        for i in 0 ..< full.count {
+            source.append(full[i ... i], final: i == full.count - 1)
+            _ = source.partialImage()
+        }
+        #expect(source.status == .complete)
+        for i in 0 ..< 3 { #expect(try source.image(at: i) == oneShot.image(at: i)) }
+        #expect(source.properties?.loopCount == 0)
     }
 }

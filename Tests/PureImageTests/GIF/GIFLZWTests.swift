@@ -33,6 +33,7 @@ struct GIFLZWTests {
                 position = end
             } while stop == .needMoreInput && position < input.count
         }
+        #expect(decoder.dictionary.invariantsHold(written: decoder.written, endCode: decoder.endCode))
         return (Array(output.prefix(decoder.written)), stop)
     }
 
@@ -161,13 +162,23 @@ struct GIFLZWTests {
         }
     }
 
-    @Test func minimumCodeSizesTwoToEight() {
-        for size in 2...8 {
+    @Test func minimumCodeSizesTwoToEleven() {
+        // Sizes 9–11 (accepted like Chromium and Firefox): a literal above 255 is its low byte.
+        for size in 2...11 {
             let clear = 1 << size
             let codes: [(Int, Int)] = [(clear, size + 1), (clear - 1, size + 1), (0, size + 1), (clear + 1, size + 1)]
             let result = Self.run(Self.pack(codes), minimumCodeSize: size, capacity: 8)
-            #expect(result.output == [UInt8(clear - 1), 0], "size \(size)")
+            #expect(result.output == [UInt8(truncatingIfNeeded: clear - 1), 0], "size \(size)")
             #expect(result.stop == .endCode)
         }
+    }
+
+    @Test func minimumCodeSizeOneWidensLikeGiflib() {
+        // Size 1: clear = 2, end = 3, first free 4, codes start 2 bits wide. giflib counts the
+        // first code after clear in RunningCode, so right after it the next free slot (4) is
+        // 2^2 and the width is already 3.
+        let result = Self.run(Self.pack([(2, 2), (1, 2), (0, 3), (4, 3), (3, 3)]), minimumCodeSize: 1, capacity: 8)
+        #expect(result.output == [1, 0, 1, 0])   // 4 = "1" + "0"
+        #expect(result.stop == .endCode)
     }
 }

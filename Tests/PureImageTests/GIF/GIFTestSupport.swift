@@ -40,6 +40,8 @@ enum GIFTest {
                 input.append(contentsOf: bytes[position..<end])
                 position = end
                 _ = try decoder.advance(&input)
+                // Partial images while data arrives: every available frame renders.
+                for i in 0 ..< decoder.availableFrameCount { _ = try decoder.frame(at: i) }
             }
             input.close()
             _ = try decoder.advance(&input)

@@ -1,0 +1,139 @@
+/// Variable-width LZW decoding (GIF89a Appendix F; TIFF 6.0 §13 uses the same dictionary).
+///
+/// ## Bit packing
+/// GIF packs codes least significant bit first: the first code occupies the low bits of the
+/// first byte and continues into the low bits of the next. With 3-bit codes a, b and a 4-bit c:
+///
+/// ```
+///   bit:    7  6  5  4  3  2  1  0        7  6  5  4  3  2  1  0
+///   byte 0: c1 c0 b2 b1 b0 a2 a1 a0       byte 1: …  …  …  …  …  …  c3 c2
+/// ```
+/// TIFF packs them most significant bit first (a2 a1 a0 b2 … in byte 0) and widens one code
+/// *early* ("early change"). The kernel (`LZWKernel.swift`) is generic over an `LZWCodeReader`
+/// (the bit order) and takes the early-change offset as a number, so the TIFF variant is a
+/// second `Variant` case plus an MSB-first reader; the dictionary and copy logic are shared.
+///
+/// ## The dictionary without per-code allocation
+/// The decoder writes into one output buffer that holds everything decoded so far, so every
+/// dictionary string already appears verbatim in that buffer: an entry is just `(start,
+/// length)` into the output, and emitting a code is a copy from earlier output (the LZ77 view of
+/// LZW). Entry k+1 is "the previous code's string plus the first byte of the current one", which
+/// is exactly the output starting where the previous code's string started, one byte longer.
+///
+/// ## Code width (GIF)
+/// After a clear code the width is `minimumCodeSize + 1`. After each code that is not clear or
+/// end, the width grows by one when the next free slot reaches `1 << width`, up to 12 bits.
+/// A full table (4096 entries) adds nothing more and keeps reading 12-bit codes until a clear
+/// code arrives (GIF89a Appendix F: the "deferred clear"; giflib does the same).
+/// The first code after clear defines nothing, but is counted like giflib's `RunningCode`, so for
+/// minimum code sizes 0 and 1 (which giflib accepts although the spec says ≥ 2) the width grows
+/// right after it exactly as in giflib.
+struct LZWDecoder {
+    enum Variant: Sendable {
+        /// GIF: LSB-first packing, no early change.
+        case gif
+    }
+
+    /// Why `decode` returned.
+    enum Stop: Equatable, Sendable {
+        /// `output` is full: every pixel asked for was produced (any further codes are ignored).
+        case outputFull
+        /// The end-of-information code was read; `output` may not be full.
+        case endCode
+        /// All input was consumed without the end code and before `output` was full; more
+        /// input may be passed to a later call.
+        case needMoreInput
+        /// A code above the next free dictionary slot (or a non-literal first code after a
+        /// clear); decoding cannot go on. Bytes already produced stay valid.
+        case invalidCode(Int)
+    }
+
+    static let maxCodeWidth = 12
+    static let tableSize = 1 << maxCodeWidth
+
+    let variant: Variant
+    let minimumCodeSize: Int
+    let clearCode: Int
+    let endCode: Int
+
+    // The resumable state (all of it): the bit accumulator, the dictionary, the previous code.
+    // `written` and `dictionary` are updated by the kernel in LZWKernel.swift only.
+    private var bitBuffer: UInt64 = 0
+    private var bitCount = 0
+    /// Bytes of output produced so far (the kernel's write position).
+    var written = 0
+    private(set) var stopped: Stop?
+    var dictionary: LZWDictionary
+
+    /// `minimumCodeSize` 0...11, validated by the caller (GIF89a §22 says 2...8; giflib accepts
+    /// 0...8, Chromium and Firefox 0...11). Literal codes above 255 (sizes 9–11) decode to their
+    /// low byte, as in Chromium and Firefox, whose literal table is bytes.
+    init(variant: Variant, minimumCodeSize: Int) {
+        precondition((0...11).contains(minimumCodeSize), "caller validates the minimum code size")
+        self.variant = variant
+        self.minimumCodeSize = minimumCodeSize
+        clearCode = 1 << minimumCodeSize
+        endCode = clearCode + 1
+        dictionary = LZWDictionary(minimumCodeSize: minimumCodeSize)
+    }
+
+    /// Decodes codes from `input` into `output[written...]` until the output is full, the end
+    /// code, an invalid code, or the end of `input`. May be called again with further input
+    /// (the codes continue across calls, bit for bit); `output` must be the same buffer each
+    /// time, because dictionary strings are copied from earlier output.
+    /// Input bytes are always consumed whole (bits left over stay in the accumulator).
+    @discardableResult
+    mutating func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) -> Stop {
+        if let stopped { return stopped }
+        let stop: Stop
+        switch variant {
+        case .gif:
+            var reader = LSBFirstCodeReader(accumulator: bitBuffer, count: bitCount)
+            stop = run(&reader, earlyChange: 0, input, into: output)
+            bitBuffer = reader.accumulator
+            bitCount = reader.count
+        }
+        if stop != .needMoreInput { stopped = stop }
+        return stop
+    }
+}
+
+/// The LZW dictionary as `(start, length)` pairs into the decoder's output (see `LZWDecoder`).
+/// Codes below the clear code are literals and have no entry; the clear and end codes never do.
+struct LZWDictionary {
+    private var start: [Int]
+    private var length: [UInt16]
+    /// Current code width in bits, `minimumCodeSize + 1 ... 12`.
+    var width: Int
+    /// The next slot to define, `endCode + 1 ... 4096`.
+    var nextFree: Int
+    /// The previous code since the last clear, or -1.
+    var previous = -1
+    var previousStart = 0
+    var previousLength = 0
+
+    init(minimumCodeSize: Int) {
+        start = [Int](repeating: 0, count: LZWDecoder.tableSize)
+        length = [UInt16](repeating: 0, count: LZWDecoder.tableSize)
+        width = minimumCodeSize + 1
+        nextFree = (1 << minimumCodeSize) + 2
+    }
+
+    /// Runs `body` with the two tables as unsafe buffers of `LZWDecoder.tableSize` entries.
+    mutating func withTables<R>(_ body: (UnsafeMutableBufferPointer<Int>, UnsafeMutableBufferPointer<UInt16>) -> R) -> R {
+        start.withUnsafeMutableBufferPointer { s in
+            length.withUnsafeMutableBufferPointer { l in body(s, l) }
+        }
+    }
+
+    /// The dictionary's invariants, for tests (STYLE.md §19): the width and next free slot are in
+    /// range, and every entry defined since the last clear lies inside the first `written`
+    /// output bytes, so copying it reads only decoded pixels.
+    func invariantsHold(written: Int, endCode: Int) -> Bool {
+        guard width >= 1, width <= LZWDecoder.maxCodeWidth, nextFree > endCode, nextFree <= LZWDecoder.tableSize else { return false }
+        for code in endCode + 1 ..< nextFree where start[code] < 0 || start[code] + Int(length[code]) > written {
+            return false
+        }
+        return true
+    }
+}

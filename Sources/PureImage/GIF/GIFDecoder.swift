@@ -1,0 +1,464 @@
+/// The GIF decoder (GIF87a and GIF89a): a resumable state machine over the block stream
+/// (GIF89a §15–§27, Appendix B grammar).
+///
+/// ```
+///  header (§17 + §18, 13 bytes) ─► globalColorTable? (§19) ─► blockStart ◄──────────────┐
+///     blockStart: 0x21 ─► extensionData (sub-blocks …) ─────────────────────────────────┤
+///                 0x2C ─► imageDescriptor (§20) ─► localColorTable? (§21)                │
+///                          ─► minimumCodeSize (§22) ─► imageData (sub-blocks …) ─────────┘
+///                 0x3B ─► done (§27 Trailer)
+/// ```
+/// Each state needs a known number of bytes (a data sub-block is its size byte plus at most 255
+/// bytes), so "wait or truncated" is decided by `InputBuffer.demand` alone.
+///
+/// Image data is not decompressed here: each frame's data sub-blocks are concatenated, framing
+/// removed (§15: the LZW decoder never sees sub-block sizes), into `codeStreams`, and a frame is
+/// decoded when it is drawn. Memory is the compressed data plus one canvas; drawing frames
+/// 0...N in order decodes each once (the composed canvas of the last frame drawn is cached).
+///
+/// Leniency after the first frame: a structural error (unknown block, bad LZW minimum code
+/// size) ends the stream there as if the Trailer had come — the frames before it stay
+/// available and the error is listed in `warnings` and `stopError` (Firefox treats unknown
+/// blocks as the end; giflib's DGifSlurp fails but keeps the frames read). Before the first
+/// frame the same errors are thrown.
+final class GIFDecoder: FormatDecoder {
+    private enum State {
+        case header
+        case globalColorTable(entries: Int)
+        case blockStart
+        case extensionData(label: UInt8, offset: Int, subBlock: Int)
+        case localColorTable(GIFImageDescriptor)
+        case minimumCodeSize(GIFImageDescriptor, GIFColorTable?)
+        case imageData
+        case done
+    }
+
+    private let options: DecodeOptions
+    private var state = State.header
+
+    private(set) var screen: GIFLogicalScreen?
+    private(set) var globalTable: GIFColorTable?
+    private(set) var properties: ImageProperties?
+    private(set) var frames: [GIFFrame] = []
+    /// Every frame's LZW code stream, back to back (see `GIFFrame.codes`).
+    private var codeStreams: [UInt8] = []
+    private(set) var completedFrameCount = 0
+
+    // Extension state.
+    /// giflib uses the first Graphic Control Extension since the previous image.
+    private var controlSeen = false
+    private var pendingControl: GIFGraphicControl?
+    private var applicationIsLooping = false
+    private var commentBytes: [UInt8] = []
+    private var metadataBytes = 0
+    private var sawTransparency = false
+
+    // Rendering state (used by `frame(at:)`).
+    private var scratch: [UInt8] = []
+    private var cache: (index: Int, compositor: GIFCompositor)?
+    private var reportedProblems: Set<Int> = []
+
+    private(set) var truncation: DecodeError?
+    /// The structural error that ended a stream after its first frame, if any.
+    private(set) var stopError: DecodeError?
+    private(set) var warnings: [DecodeWarning] = []
+
+    init(options: DecodeOptions) {
+        self.options = options
+    }
+
+    // MARK: - FormatDecoder
+
+    var availableFrameCount: Int { frames.count }
+
+    func frame(at index: Int) throws(DecodeError) -> Bitmap {
+        guard index >= 0, index < frames.count, let screen else {
+            throw DecodeError(.malformed, format: .gif, offset: nil, ContainerError.frameOutOfRange(index: index, count: frames.count))
+        }
+        var (done, compositor) = cache ?? (-1, GIFCompositor(width: screen.width, height: screen.height))
+        // Moved out of the cache, not shared with it: drawing must not copy the canvas.
+        cache = nil
+        if done > index { (done, compositor) = (-1, GIFCompositor(width: screen.width, height: screen.height)) }
+        // Only complete frames go into the cache; a partial frame is drawn on a copy.
+        let cacheable = frames[index].isComplete ? index : index - 1
+        while done < cacheable {
+            done += 1
+            draw(done, on: &compositor)
+        }
+        cache = (done, compositor)
+        if done < index { draw(index, on: &compositor) }
+        return Bitmap(uncheckedWidth: screen.width, height: screen.height, format: .rgba8,
+                      bytesPerRow: screen.width * 4, bytes: compositor.canvas)
+    }
+
+    /// While a frame's data is arriving: the canvas after the frames before it with the pixels
+    /// of this one decoded so far (undecoded pixels show the canvas beneath, as browsers show a
+    /// GIF loading). The whole canvas is meaningful, so `decodedRows` is its height.
+    func partialFrame() -> PartialFrame? {
+        guard let screen, let last = frames.indices.last, !frames[last].isComplete,
+              let bitmap = try? frame(at: last) else { return nil }
+        return PartialFrame(bitmap: bitmap, decodedRows: screen.height, frameIndex: last)
+    }
+
+    /// Frame `index` alone, not composed: its own width × height as straight RGBA8, colours
+    /// through the active table (padded with opaque black), transparent index and pixels
+    /// never decoded as 0, 0, 0, 0. For conformance against giflib's rasters.
+    func rawFrame(at index: Int) throws(DecodeError) -> Bitmap {
+        guard index >= 0, index < frames.count else {
+            throw DecodeError(.malformed, format: .gif, offset: nil, ContainerError.frameOutOfRange(index: index, count: frames.count))
+        }
+        let frame = frames[index]
+        let decoded = decode(index)
+        let pixels = GIFFrameKernel.rawRGBA(frame, indices: scratch, decoded: decoded, table: renderTable(frame))
+        return Bitmap(uncheckedWidth: frame.descriptor.width, height: frame.descriptor.height, format: .rgba8,
+                      bytesPerRow: frame.descriptor.width * 4, bytes: pixels)
+    }
+
+    /// The stored facts of frame `index`.
+    func frameInfo(at index: Int) -> GIFFrameInfo? {
+        guard index >= 0, index < frames.count else { return nil }
+        let frame = frames[index]
+        let d = frame.descriptor
+        return GIFFrameInfo(left: d.left, top: d.top, width: d.width, height: d.height, interlaced: d.interlaced,
+                            disposalValue: frame.control?.disposalValue ?? 0,
+                            transparentIndex: frame.control?.transparentIndex,
+                            delayCentiseconds: frame.control?.delayCentiseconds ?? 0,
+                            paletteCount: (frame.localTable ?? globalTable)?.count ?? 0,
+                            isComplete: frame.isComplete)
+    }
+
+    private func renderTable(_ frame: GIFFrame) -> GIFRenderTable {
+        GIFRenderTable(table: frame.localTable ?? globalTable, transparentIndex: frame.control?.transparentIndex)
+    }
+
+    /// Decodes frame `index` into `scratch`; returns the number of pixels decoded. An LZW
+    /// problem is added to `warnings` the first time it is met.
+    private func decode(_ index: Int) -> Int {
+        let frame = frames[index]
+        var indices = scratch
+        scratch = []   // hand the buffer over without a copy-on-write copy
+        let result = frameCodes(index) { frame, codes in
+            GIFFrameKernel.decodeIndices(frame, number: index, codes: codes, into: &indices)
+        }
+        scratch = indices
+        if let problem = result.problem, frame.isComplete, !reportedProblems.contains(index) {
+            reportedProblems.insert(index)
+            warn(at: frame.dataOffset, problem.description)
+        }
+        return result.decoded
+    }
+
+    /// Runs `body` with frame `index` and its code stream. `frame.codes` lies inside
+    /// `codeStreams` (appended, never removed).
+    func frameCodes<R>(_ index: Int, _ body: (GIFFrame, UnsafeRawBufferPointer) -> R) -> R {
+        let frame = frames[index]
+        return codeStreams.withUnsafeBytes { all in body(frame, UnsafeRawBufferPointer(rebasing: all[frame.codes])) }
+    }
+
+    private func draw(_ index: Int, on compositor: inout GIFCompositor) {
+        let frame = frames[index]
+        let decoded = decode(index)
+        compositor.draw(frame, indices: scratch, decoded: decoded, table: renderTable(frame))
+    }
+
+    // MARK: - The state machine
+
+    func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+        while true {
+            switch state {
+            case .done:
+                return .finished
+
+            case .header:
+                switch input.demand(GIFLogicalScreen.byteCount) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the header")
+                case .ready:
+                    let parsed: GIFLogicalScreen
+                    do { parsed = try GIFLogicalScreen(parsing: bytes(input.consume(GIFLogicalScreen.byteCount))) } catch {
+                        throw DecodeError(.malformed, format: .gif, offset: 0, error)
+                    }
+                    try acceptScreen(parsed)
+                    state = parsed.globalTableEntries.map { .globalColorTable(entries: $0) } ?? .blockStart
+                }
+
+            case .globalColorTable(let entries):
+                switch input.demand(entries * 3) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the global colour table")
+                case .ready:
+                    let table = GIFColorTable(rgb: Array(bytes(input.consume(entries * 3))))
+                    globalTable = table
+                    if let palette = table.palette { properties?.colorModel = .indexed(palette) }
+                    state = .blockStart
+                }
+
+            case .blockStart:
+                switch input.demand(1) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the block stream (no trailer)")
+                case .ready: break
+                }
+                let offset = input.readIndex
+                let introducer = input.bytes[offset]
+                switch introducer {
+                case 0x21:
+                    switch input.demand(2) {
+                    case .needMoreInput: return .needMoreInput
+                    case .truncated: return try endOfInput(&input, inside: "an extension label")
+                    case .ready:
+                        let label = input.bytes[offset + 1]
+                        input.readIndex += 2
+                        applicationIsLooping = false
+                        commentBytes.removeAll()
+                        state = .extensionData(label: label, offset: offset, subBlock: 0)
+                    }
+                case 0x2C:
+                    switch input.demand(1 + GIFImageDescriptor.byteCount) {
+                    case .needMoreInput: return .needMoreInput
+                    case .truncated: return try endOfInput(&input, inside: "an image descriptor")
+                    case .ready:
+                        input.readIndex += 1
+                        let descriptor = GIFImageDescriptor(parsing: bytes(input.consume(GIFImageDescriptor.byteCount)), separatorOffset: offset)
+                        try checkFrame(descriptor)
+                        state = descriptor.localTableEntries != nil ? .localColorTable(descriptor) : .minimumCodeSize(descriptor, nil)
+                    }
+                case 0x3B:
+                    // §27 Trailer. Bytes after it are ignored (giflib and browsers stop reading).
+                    input.readIndex += 1
+                    guard !frames.isEmpty else {
+                        throw DecodeError(.malformed, format: .gif, offset: offset, GIFError.noImage)
+                    }
+                    state = .done
+                default:
+                    try stop(GIFError.unknownBlock(introducer: introducer), at: offset)
+                }
+
+            case .extensionData(let label, let offset, let subBlock):
+                switch input.demand(1) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the \(GIFExtensionLabel.name(label)) at byte \(offset)")
+                case .ready: break
+                }
+                let size = Int(input.bytes[input.readIndex])
+                switch input.demand(1 + size) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the \(GIFExtensionLabel.name(label)) at byte \(offset)")
+                case .ready: break
+                }
+                input.readIndex += 1
+                let block = bytes(input.consume(size))
+                if size == 0 {
+                    finishExtension(label, offset: offset)
+                    state = .blockStart
+                } else {
+                    extensionSubBlock(label, index: subBlock, block, offset: offset)
+                    state = .extensionData(label: label, offset: offset, subBlock: subBlock + 1)
+                }
+
+            case .localColorTable(let descriptor):
+                let entries = descriptor.localTableEntries ?? 0
+                switch input.demand(entries * 3) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "a local colour table")
+                case .ready:
+                    let table = GIFColorTable(rgb: Array(bytes(input.consume(entries * 3))))
+                    state = .minimumCodeSize(descriptor, table)
+                }
+
+            case .minimumCodeSize(let descriptor, let table):
+                switch input.demand(1) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the image data of the frame at byte \(descriptor.offset)")
+                case .ready: break
+                }
+                let offset = input.readIndex
+                let size = Int(input.bytes[offset])
+                // §22 "LZW Minimum Code Size": the spec allows 2…8. Like Chromium and Firefox we
+                // accept 0…11 (giflib refuses above 8); 12 would start codes at 13 bits.
+                guard size <= 11 else {
+                    try stop(GIFError.invalidMinimumCodeSize(size), at: offset)
+                    continue
+                }
+                input.readIndex += 1
+                startFrame(descriptor, table: table, minimumCodeSize: size, dataOffset: offset)
+                state = .imageData
+
+            case .imageData:
+                // §15 Data Sub-blocks: size byte (0 = Block Terminator), then that many bytes.
+                // Whole sub-blocks are taken in one pass of this loop while they are present.
+                var position = input.readIndex
+                let end = input.writeIndex
+                let all = input.bytes
+                var finished = false
+                while position < end {
+                    let size = Int(all[position])
+                    if size == 0 { position += 1; finished = true; break }
+                    guard position + 1 + size <= end else { break }
+                    codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size])
+                    position += 1 + size
+                }
+                input.readIndex = position
+                if let last = frames.indices.last { frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count }
+                if finished {
+                    finishFrame()
+                    continue
+                }
+                if input.isClosed { return try endOfInput(&input, inside: "the image data of frame \(frames.count - 1)") }
+                return .needMoreInput
+            }
+        }
+    }
+
+    // MARK: - Blocks
+
+    /// GIF89a §17 Header, §18 Logical Screen Descriptor: the canvas.
+    private func acceptScreen(_ parsed: GIFLogicalScreen) throws(DecodeError) {
+        if parsed.version != "87a" && parsed.version != "89a" {
+            // giflib checks only "GIF"; FormatSniffer admits only 87a and 89a.
+            warn(at: 3, "unknown GIF version \"\(parsed.version)\" read as 89a")
+        }
+        _ = try SizeMath.checkImage(width: parsed.width, height: parsed.height, bytesPerPixel: 4,
+                                    limits: options.limits, format: .gif, offset: 6)
+        screen = parsed
+        var properties = ImageProperties(format: .gif, width: parsed.width, height: parsed.height,
+                                         colorModel: .rgb, bitsPerComponent: 8, hasAlpha: false)
+        properties.frameCount = 0
+        properties.extra = [("gifVersion", parsed.version), ("gifBackgroundIndex", String(parsed.backgroundIndex)),
+                            ("gifAspectRatio", String(parsed.aspectRatioByte))]
+        self.properties = properties
+    }
+
+    /// GIF89a §20 Image Descriptor: limits before anything is allocated for the frame.
+    private func checkFrame(_ descriptor: GIFImageDescriptor) throws(DecodeError) {
+        guard frames.count < options.limits.maxFrames else {
+            throw DecodeError(.limitExceeded, format: .gif, offset: descriptor.offset, LimitReason.tooManyFrames(limit: options.limits.maxFrames))
+        }
+        // The index buffer a frame decodes into is width × height bytes (frames past the
+        // canvas are decoded whole, then clipped).
+        _ = try SizeMath.checkImage(width: descriptor.width, height: descriptor.height, bytesPerPixel: 1,
+                                    limits: options.limits, format: .gif, offset: descriptor.offset + 5)
+    }
+
+    /// GIF89a §22 Table Based Image Data begins: the frame becomes available.
+    private func startFrame(_ descriptor: GIFImageDescriptor, table: GIFColorTable?, minimumCodeSize: Int, dataOffset: Int) {
+        let control = pendingControl
+        frames.append(GIFFrame(descriptor: descriptor, localTable: table, control: control,
+                               minimumCodeSize: minimumCodeSize, codes: codeStreams.count ..< codeStreams.count,
+                               dataOffset: dataOffset, isComplete: false))
+        controlSeen = false
+        pendingControl = nil
+        if control?.transparentIndex != nil { sawTransparency = true }
+        updateFrameProperties()
+    }
+
+    /// The Block Terminator of the frame's image data.
+    private func finishFrame() {
+        guard let last = frames.indices.last else { return }
+        frames[last].isComplete = true
+        completedFrameCount += 1
+        updateFrameProperties()
+        if options.firstFrameOnly { state = .done } else { state = .blockStart }
+    }
+
+    /// One non-empty data sub-block of an extension (GIF89a §23–§26).
+    private func extensionSubBlock(_ label: UInt8, index: Int, _ block: ArraySlice<UInt8>, offset: Int) {
+        switch label {
+        case GIFExtensionLabel.graphicControl:
+            // §23 Graphic Control Extension. giflib (DGifSavedExtensionToGCB) uses the first
+            // GCE since the previous image; a first sub-block not 4 bytes long gives no GCE.
+            if index == 0 && !controlSeen {
+                controlSeen = true
+                pendingControl = GIFGraphicControl(parsing: block)
+                if pendingControl == nil { warn(at: offset, "Graphic Control Extension of \(block.count) bytes (must be 4) ignored") }
+            }
+        case GIFExtensionLabel.application:
+            // §26 Application Extension: NETSCAPE2.0 / ANIMEXTS1.0 sub-block 1 = loop count.
+            if index == 0 {
+                applicationIsLooping = GIFApplication.isLooping(identifier: block)
+            } else if applicationIsLooping, properties?.loopCount == nil, let count = GIFApplication.loopCount(subBlock: block) {
+                properties?.loopCount = count
+            }
+        case GIFExtensionLabel.comment:
+            // §24 Comment Extension, bounded by maxMetadataBytes.
+            metadataBytes += block.count
+            if metadataBytes <= options.limits.maxMetadataBytes {
+                commentBytes.append(contentsOf: block)
+            }
+        default:
+            // §25 Plain Text Extension and unknown labels: skipped (as browsers do).
+            break
+        }
+    }
+
+    private func finishExtension(_ label: UInt8, offset: Int) {
+        guard label == GIFExtensionLabel.comment else { return }
+        if metadataBytes > options.limits.maxMetadataBytes {
+            warn(at: offset, "comments exceed the metadata limit of \(options.limits.maxMetadataBytes) bytes; dropped")
+        } else if !commentBytes.isEmpty {
+            properties?.text.append(TextEntry(keyword: "Comment", text: GIFComment.text(commentBytes)))
+        }
+        commentBytes.removeAll()
+    }
+
+    /// Keeps `properties` in step with `frames`; called when a frame starts and ends, and
+    /// constant-time per call (no pass over all frames), so N frames cost O(N).
+    private func updateFrameProperties() {
+        // Mutated in place (`properties?.…`): copying the struct out would copy its arrays.
+        guard properties != nil, let screen, let last = frames.last else { return }
+        properties?.frameCount = frames.count
+        if let count = properties?.frames.count, count < frames.count {
+            properties?.frames.append(FrameTiming(delay: Double(last.control?.delayCentiseconds ?? 0) / 100))
+        }
+        if frames.count == 1 { properties?.isInterlaced = last.descriptor.interlaced }
+        // hasAlpha: a transparent index was declared, there is more than one frame, or a frame
+        // does not cover the whole canvas (uncovered canvas stays transparent).
+        let d = last.descriptor
+        if d.left > 0 || d.top > 0 || d.left + d.width < screen.width || d.top + d.height < screen.height {
+            someFrameUncovered = true
+        }
+        properties?.hasAlpha = sawTransparency || frames.count > 1 || someFrameUncovered
+    }
+    private var someFrameUncovered = false
+
+    // MARK: - Errors and the end
+
+    /// A structural error: thrown before the first frame, afterwards the end of the stream.
+    private func stop(_ error: GIFError, at offset: Int) throws(DecodeError) {
+        let failure = DecodeError(.malformed, format: .gif, offset: offset, error)
+        guard !frames.isEmpty else { throw failure }
+        stopError = failure
+        warn(at: offset, "\(error); the stream is read as ending here")
+        state = .done
+    }
+
+    /// The input is closed and ended inside `part`. Frames complete so far stay; a frame whose
+    /// data was cut is available as a partial frame (with the bytes of a cut sub-block too).
+    private func endOfInput(_ input: inout InputBuffer, inside part: String) throws(DecodeError) -> DecodeProgress {
+        let error = DecodeError(.truncated, format: .gif, offset: input.writeIndex, GIFError.truncated(inside: part))
+        if case .imageData = state, let last = frames.indices.last, input.readIndex < input.writeIndex {
+            // A sub-block cut short: keep the bytes that did arrive.
+            let start = input.readIndex + 1
+            if start < input.writeIndex {
+                codeStreams.append(contentsOf: input.bytes[start ..< input.writeIndex])
+                frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count
+            }
+            input.readIndex = input.writeIndex
+        }
+        guard !frames.isEmpty else { throw error }
+        truncation = error
+        warnings.append(DecodeWarning(offset: input.writeIndex, error.description))
+        state = .done
+        return .finished
+    }
+
+    private func warn(at offset: Int?, _ message: String) {
+        warnings.append(DecodeWarning(offset: offset, message))
+    }
+
+    /// The bytes of a reader made by `InputBuffer.consume` after `demand` said `.ready`.
+    private func bytes(_ reader: ByteReader) -> ArraySlice<UInt8> {
+        var reader = reader
+        return (try? reader.readBytes(count: reader.remaining)) ?? []
+    }
+}

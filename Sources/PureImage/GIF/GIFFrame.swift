@@ -1,0 +1,227 @@
+/// One image of a GIF (GIF89a §20–§22) as the decoder keeps it: its descriptor, colour
+/// table, graphic control, and its compressed data with the sub-block framing removed.
+///
+/// Frames keep only their LZW code stream (never decoded pixels), so memory stays below the
+/// input size plus one canvas; pixels are decoded when a frame is drawn (`GIFFrameKernel`).
+struct GIFFrame: Sendable {
+    var descriptor: GIFImageDescriptor
+    var localTable: GIFColorTable?
+    /// The first Graphic Control Extension since the previous image (giflib's
+    /// `DGifSavedExtensionToGCB`), nil when there was none (or its sub-block was not 4 bytes).
+    var control: GIFGraphicControl?
+    /// 0...11 (validated when read).
+    var minimumCodeSize: Int
+    /// The frame's code stream: a range of `GIFDecoder.codeStreams`.
+    var codes: Range<Int>
+    /// Offset of the LZW minimum code size byte.
+    var dataOffset: Int
+    /// False while the data sub-blocks are still arriving, and for the frame a truncated file
+    /// ends in.
+    var isComplete: Bool
+
+    var pixelCount: Int { descriptor.width * descriptor.height }
+}
+
+/// Public facts about one frame, for tests, `pureimage info` and conformance.
+struct GIFFrameInfo: Hashable, Sendable {
+    var left: Int
+    var top: Int
+    var width: Int
+    var height: Int
+    var interlaced: Bool
+    /// Disposal 0...7 as stored (0 without a GCE).
+    var disposalValue: Int
+    var transparentIndex: Int?
+    /// Hundredths of a second as stored (0 without a GCE).
+    var delayCentiseconds: Int
+    /// Entries in the active colour table (local, else global; 0 when neither exists).
+    var paletteCount: Int
+    var isComplete: Bool
+}
+
+/// The active colour table of a frame as 256 packed R, G, B, A words (little-endian memory
+/// order R, G, B, A), padded with opaque black, plus the transparent index.
+struct GIFRenderTable {
+    var words: [UInt32]
+    /// 0...255, or -1 (no transparency; an index byte never equals it).
+    var transparent: Int
+
+    init(table: GIFColorTable?, transparentIndex: Int?) {
+        let rgba = table?.paddedRGBA() ?? GIFColorTable(rgb: []).paddedRGBA()
+        var words = [UInt32](repeating: 0, count: 256)
+        for entry in 0..<256 {
+            // Memory order R, G, B, A whatever the host: build the word from bytes in that order.
+            let r = UInt32(rgba[entry * 4]), g = UInt32(rgba[entry * 4 + 1])
+            let b = UInt32(rgba[entry * 4 + 2]), a = UInt32(rgba[entry * 4 + 3])
+            words[entry] = (r | g << 8 | b << 16 | a << 24).littleEndian
+        }
+        self.words = words
+        transparent = transparentIndex ?? -1
+    }
+}
+
+/// Decodes a frame's indices and draws them. The pixel loops use unsafe buffers; each states
+/// the bound that keeps it in range.
+enum GIFFrameKernel {
+    /// The stored row `stored` of a frame `height` rows tall shows on this display row
+    /// (GIF89a Appendix E; identity when not interlaced).
+    static func displayRow(_ stored: Int, height: Int, interlaced: Bool) -> Int {
+        guard interlaced else { return stored }
+        var row = stored
+        for pass in GIFInterlace.passes {
+            let rows = pass.start < height ? (height - pass.start + pass.step - 1) / pass.step : 0
+            if row < rows { return pass.start + row * pass.step }
+            row -= rows
+        }
+        return -1
+    }
+
+    /// Decodes `frame`'s code stream into `indices` (resized to width × height). Returns how
+    /// many pixels (in stored order) were decoded and the LZW problem that stopped it early.
+    /// Data after the last pixel (a missing end code, excess codes or bytes) is ignored, as
+    /// giflib's `DGifGetLine` and browsers do.
+    static func decodeIndices(_ frame: GIFFrame, number: Int, codes: UnsafeRawBufferPointer,
+                              into indices: inout [UInt8]) -> (decoded: Int, problem: GIFError?) {
+        let total = frame.pixelCount
+        if indices.count < total { indices = [UInt8](repeating: 0, count: total) }
+        guard total > 0 else { return (0, nil) }
+        var lzw = LZWDecoder(variant: .gif, minimumCodeSize: frame.minimumCodeSize)
+        let stop = indices.withUnsafeMutableBufferPointer { buffer in
+            // `rebasing` the first `total` bytes: the decoder never writes past them.
+            lzw.decode(codes, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<total]))
+        }
+        let decoded = lzw.written
+        switch stop {
+        case .outputFull: return (decoded, nil)
+        case .endCode: return (decoded, .earlyEndCode(frame: number, pixelsMissing: total - decoded))
+        case .needMoreInput: return (decoded, frame.isComplete ? .dataEndedEarly(frame: number, pixelsMissing: total - decoded) : nil)
+        case .invalidCode(let code): return (decoded, .invalidCode(code: code, frame: number))
+        }
+    }
+
+    /// Draws the first `decoded` stored-order pixels of `frame` onto a straight-RGBA8 canvas,
+    /// clipped to it; transparent-index pixels leave the canvas as it was.
+    static func draw(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable,
+                     canvas: inout [UInt8], canvasWidth: Int, canvasHeight: Int) {
+        let d = frame.descriptor
+        guard d.width > 0, d.height > 0, decoded > 0 else { return }
+        let x0 = min(d.left, canvasWidth), x1 = min(d.left + d.width, canvasWidth)
+        guard x1 > x0 else { return }
+        let transparent = table.transparent
+        let storedRows = (decoded + d.width - 1) / d.width
+        table.words.withUnsafeBufferPointer { words in
+            indices.withUnsafeBufferPointer { source in
+                canvas.withUnsafeMutableBytes { raw in
+                    let destination = raw.bindMemory(to: UInt32.self)
+                    for stored in 0..<storedRows {
+                        let y = d.top + displayRow(stored, height: d.height, interlaced: d.interlaced)
+                        guard y >= 0, y < canvasHeight else { continue }
+                        // Pixels of this stored row that were decoded: all but possibly the last row.
+                        let rowStart = stored * d.width
+                        let available = min(d.width, decoded - rowStart)
+                        let end = min(x1, d.left + available)
+                        guard end > x0 else { continue }
+                        // source index rowStart + (x − left) < decoded ≤ indices.count;
+                        // destination y × W + x < W × H (x < x1 ≤ W, y < H).
+                        var s = rowStart + (x0 - d.left)
+                        var p = y * canvasWidth + x0
+                        let pEnd = y * canvasWidth + end
+                        while p < pEnd {
+                            let index = Int(source[s])
+                            if index != transparent { destination[p] = words[index] }
+                            s += 1
+                            p += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The frame alone (its own width × height, not clipped or composed) as straight RGBA8:
+    /// transparent-index pixels and pixels never decoded are 0, 0, 0, 0.
+    static func rawRGBA(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable) -> [UInt8] {
+        let d = frame.descriptor
+        var pixels = [UInt8](repeating: 0, count: d.width * d.height * 4)
+        guard d.width > 0, d.height > 0 else { return pixels }
+        let storedRows = (decoded + d.width - 1) / d.width
+        for stored in 0..<storedRows {
+            let y = displayRow(stored, height: d.height, interlaced: d.interlaced)
+            let rowStart = stored * d.width
+            let available = min(d.width, decoded - rowStart)
+            for x in 0..<available {
+                let index = Int(indices[rowStart + x])
+                if index == table.transparent { continue }
+                let word = UInt32(littleEndian: table.words[index])
+                let p = (y * d.width + x) * 4
+                pixels[p] = UInt8(truncatingIfNeeded: word)
+                pixels[p + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                pixels[p + 2] = UInt8(truncatingIfNeeded: word >> 16)
+                pixels[p + 3] = UInt8(truncatingIfNeeded: word >> 24)
+            }
+        }
+        return pixels
+    }
+}
+
+/// Frame composition with browser / ImageIO semantics on a straight-RGBA8 canvas:
+/// - the canvas starts fully transparent (the background colour index is not used, as in
+///   Firefox, Chromium and ImageIO);
+/// - a frame's pixels replace the canvas inside its rectangle (clipped to the canvas), except
+///   transparent-index pixels, which leave it as it was;
+/// - before the next frame is drawn, the frame's disposal applies: unspecified / keep leave the
+///   canvas; background clears the frame's (clipped) rectangle to transparent; previous
+///   restores the rectangle to what it was before the frame was drawn.
+/// `canvas` after `draw(k)` is the image shown for frame k (its own disposal still pending).
+struct GIFCompositor {
+    let width: Int
+    let height: Int
+    private(set) var canvas: [UInt8]
+    private var pending: (disposal: GIFGraphicControl.Disposal, x0: Int, y0: Int, x1: Int, y1: Int)?
+    private var saved: [UInt8] = []
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        canvas = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    mutating func draw(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable) {
+        applyPendingDisposal()
+        let d = frame.descriptor
+        let x0 = min(d.left, width), x1 = min(d.left + d.width, width)
+        let y0 = min(d.top, height), y1 = min(d.top + d.height, height)
+        let disposal = frame.control?.disposal ?? .unspecified
+        if disposal == .previous {
+            saved.removeAll(keepingCapacity: true)
+            if x1 > x0 {
+                for y in y0..<y1 { saved.append(contentsOf: canvas[(y * width + x0) * 4 ..< (y * width + x1) * 4]) }
+            }
+        }
+        GIFFrameKernel.draw(frame, indices: indices, decoded: decoded, table: table,
+                            canvas: &canvas, canvasWidth: width, canvasHeight: height)
+        pending = (disposal, x0, y0, x1, y1)
+    }
+
+    private mutating func applyPendingDisposal() {
+        guard let (disposal, x0, y0, x1, y1) = pending, x1 > x0, y1 > y0 else { pending = nil; return }
+        pending = nil
+        let rowBytes = (x1 - x0) * 4
+        switch disposal {
+        case .unspecified, .keep:
+            return
+        case .background:
+            for y in y0..<y1 {
+                let start = (y * width + x0) * 4
+                canvas.replaceSubrange(start ..< start + rowBytes, with: repeatElement(0, count: rowBytes))
+            }
+        case .previous:
+            guard saved.count == rowBytes * (y1 - y0) else { return }
+            for y in y0..<y1 {
+                let start = (y * width + x0) * 4
+                let from = (y - y0) * rowBytes
+                canvas.replaceSubrange(start ..< start + rowBytes, with: saved[from ..< from + rowBytes])
+            }
+        }
+    }
+}
