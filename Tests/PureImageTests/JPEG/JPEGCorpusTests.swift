@@ -9,11 +9,13 @@ import Testing
     static let root = ProcessInfo.processInfo.environment["PUREIMAGE_CORPUS"]
 
     struct Tally: CustomStringConvertible {
-        var identical = 0, differing = 0, unsupported = 0, bothRejected = 0, onlyReferenceAccepts = 0, onlyWeAccept = 0
+        var identical = 0, differing = 0, unsupported = 0, unsupportedByBoth = 0, bothRejected = 0, onlyReferenceAccepts = 0, onlyWeAccept = 0
+        var reasons: [String: Int] = [:]
         var notes: [String] = []
         var description: String {
-            "identical \(identical) / differing \(differing) / unsupported \(unsupported) / both rejected \(bothRejected)"
-                + " / only libjpeg accepts \(onlyReferenceAccepts) / only we accept \(onlyWeAccept)"
+            "identical \(identical) / differing \(differing) / unsupported \(unsupported) (libjpeg decodes them) + \(unsupportedByBoth) (libjpeg refuses too)"
+                + " / both rejected \(bothRejected) / only libjpeg accepts \(onlyReferenceAccepts) / only we accept \(onlyWeAccept)"
+                + (reasons.isEmpty ? "" : "; unsupported: " + reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
     }
 
@@ -38,12 +40,13 @@ import Testing
             case (true, .failure(let error)):
                 if error.kind == .unsupported {
                     tally.unsupported += 1
+                    tally.reasons[String(describing: error.reason).prefix(while: { $0 != "(" && $0 != " " }).description, default: 0] += 1
                 } else {
                     tally.onlyReferenceAccepts += 1
                     tally.notes.append("ONLY-LIBJPEG \(path): \(error)")
                 }
             case (false, .failure(let error)):
-                if error.kind == .unsupported { tally.unsupported += 1 } else { tally.bothRejected += 1 }
+                if error.kind == .unsupported { tally.unsupportedByBoth += 1 } else { tally.bothRejected += 1 }
             case (false, .success):
                 tally.onlyWeAccept += 1
                 tally.notes.append("ONLY-OURS \(path): libjpeg says \(reference.message)")
@@ -69,5 +72,133 @@ import Testing
         let files = JPEGTestSupport.corpusFiles(root: root, prefixes: ["imagetestsuite/"])
         let tally = Self.compare(files, root: root, scale: 1)
         print("JPEG imagetestsuite: \(files.count) files: \(tally)"); for note in tally.notes { print("  " + note) }
+    }
+}
+
+/// Files written by Conformance/generate_jpeg.sh (every sampling combination cjpeg makes),
+/// against libjpeg-turbo at every scale. Runs when PUREIMAGE_JPEG_GENERATED names the folder.
+@Suite struct JPEGGeneratedTests {
+    @Test func generatedFilesMatchLibjpegTurbo() throws {
+        guard let folder = ProcessInfo.processInfo.environment["PUREIMAGE_JPEG_GENERATED"],
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let files = names.filter { $0.hasSuffix(".jpg") }.sorted()
+        for scale in [1, 2, 4, 8] {
+            let tally = JPEGCorpusTests.compare(files, root: folder, scale: scale)
+            print("JPEG generated 1/\(scale): \(files.count) files: \(tally)")
+            for note in tally.notes { print("  " + note) }
+            #expect(tally.differing == 0 && tally.onlyReferenceAccepts == 0 && tally.onlyWeAccept == 0, "scale 1/\(scale)")
+        }
+    }
+}
+
+extension JPEGCorpusTests {
+    /// jpeg/exif-orientation/Portrait_N.jpg carries EXIF orientation N (1…8; 0 is invalid → 1).
+    @Test func exifOrientations() throws {
+        guard let root = Self.root else { return }
+        for n in 0...8 {
+            guard let bytes = JPEGTestSupport.read("\(root)/jpeg/exif-orientation/Portrait_\(n).jpg") else { continue }
+            let decoder = JPEGDecoder(options: DecodeOptions())
+            var input = InputBuffer(bytes, isClosed: true)
+            _ = try decoder.advance(&input)
+            #expect(decoder.properties?.orientation.rawValue == max(n, 1), "Portrait_\(n)")
+            #expect(decoder.properties?.exif?.prefix(2).elementsEqual([0x4D, 0x4D]) == true || decoder.properties?.exif?.prefix(2).elementsEqual([0x49, 0x49]) == true)
+        }
+    }
+}
+
+extension JPEGCorpusTests {
+    static let truncationSamples = [
+        "jpeg/jpeg-decoder/reftest/restarts.jpg",
+        "jpeg/jpeg-decoder/reftest/mozilla/jpg-size-33x33.jpg",
+        "jpeg/jpegsuite/baseline/32x32x8_ycbcr.jpg",          // three scans
+        "jpeg/jpegsuite/baseline/32x32x8_cmyk_interleaved.jpg",
+        "jpeg/jpegsuite/baseline/32x32x8_restarts.jpg",
+        "libjpeg-turbo/testorig.jpg",
+    ]
+
+    /// Every prefix of a few corpus files: libjpeg-turbo's result (image or error) is ours.
+    @Test func truncatedCorpusFilesMatchLibjpeg() throws {
+        guard let root = Self.root else { return }
+        var compared = 0
+        for path in Self.truncationSamples {
+            guard let full = JPEGTestSupport.read(root + "/" + path) else { continue }
+            let step = max(1, full.count / 400)
+            for length in stride(from: 2, to: full.count, by: step) {
+                let prefix = Array(full.prefix(length))
+                let reference = JPEGTestSupport.reference(prefix)
+                switch JPEGTestSupport.decode(prefix) {
+                case .success(let ours):
+                    #expect(reference.status >= 0, "\(path) cut at \(length): libjpeg says \(reference.message)")
+                    #expect(JPEGTestSupport.asLibjpegBytes(ours) == reference.pixels, "\(path) cut at \(length)")
+                case .failure(let error):
+                    #expect(reference.status < 0, "\(path) cut at \(length): \(error)")
+                }
+                compared += 1
+            }
+        }
+        print("JPEG truncation: \(compared) prefixes compared with libjpeg-turbo")
+    }
+
+    /// Byte-at-a-time and odd chunk sizes give the one-shot result.
+    @Test func chunkedCorpusFilesMatchOneShot() throws {
+        guard let root = Self.root else { return }
+        for (index, path) in Self.truncationSamples.enumerated() {
+            guard let full = JPEGTestSupport.read(root + "/" + path), case .success(let oneShot) = JPEGTestSupport.decode(full) else { continue }
+            let chunk = [1, 3, 17, 64, 500, 4096][index]
+            let decoder = JPEGDecoder(options: DecodeOptions())
+            var input = InputBuffer()
+            var offset = 0
+            while offset < full.count {
+                input.append(contentsOf: full[offset ..< min(full.count, offset + chunk)])
+                offset += chunk
+                _ = try decoder.advance(&input)
+            }
+            input.close()
+            _ = try decoder.advance(&input)
+            #expect(try decoder.frame(at: 0).bytes == oneShot.bitmap.bytes, "\(path) in chunks of \(chunk)")
+        }
+    }
+}
+
+extension JPEGCorpusTests {
+    /// Seeded random byte mutations of a few small files: every outcome is an image or a
+    /// typed error (a trap would end the test run), and each decode ends.
+    @Test func mutatedFilesNeverCrash() throws {
+        guard let root = Self.root else { return }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(truncatingIfNeeded: state >> 1)
+        }
+        var outcomes = (images: 0, errors: 0, differing: 0, onlyOurs: 0, onlyLibjpeg: 0)
+        for path in Self.truncationSamples {
+            guard let original = JPEGTestSupport.read(root + "/" + path) else { continue }
+            for _ in 0..<300 {
+                var bytes = original
+                for _ in 0..<(1 + next() % 6) {
+                    let at = next() % bytes.count
+                    bytes[at] = next() % 3 == 0 ? 0xFF : UInt8(truncatingIfNeeded: next())
+                }
+                for scale in [1, 4] {
+                    let reference = JPEGTestSupport.reference(bytes, scale: scale)
+                    switch JPEGTestSupport.decode(bytes, scale: scale) {
+                    case .success(let ours):
+                        outcomes.images += 1
+                        if reference.status >= 0 && JPEGTestSupport.asLibjpegBytes(ours) != reference.pixels {
+                            outcomes.differing += 1
+                            if let dump = ProcessInfo.processInfo.environment["JPEG_MUTATION_DUMP"] {
+                                FileManager.default.createFile(atPath: "\(dump)/mutation\(outcomes.differing)-scale\(scale).jpg", contents: Data(bytes))
+                            }
+                        }
+                        if reference.status < 0 { outcomes.onlyOurs += 1 }
+                    case .failure:
+                        outcomes.errors += 1
+                        if reference.status >= 0 { outcomes.onlyLibjpeg += 1 }
+                    }
+                }
+            }
+        }
+        print("JPEG mutations: \(outcomes.images) images, \(outcomes.errors) typed errors; against libjpeg-turbo: "
+              + "\(outcomes.differing) differ, \(outcomes.onlyOurs) only we decode, \(outcomes.onlyLibjpeg) only libjpeg decodes")
     }
 }

@@ -1,0 +1,54 @@
+/// The spectral stage (STYLE.md item 12): quantized DCT coefficients per component, 64 Int16
+/// per block in natural order, laid out block row by block row.
+///
+/// ```
+///  component c: ┌ block (0,0) ┬ block (1,0) ┬ … ┬ block (paddedWidth−1, 0) ┐  64 × Int16 each
+///               ├ block (0,1) ┼ …                                          ┤
+///               └ … `heldBlockRows` rows                                    ┘
+/// ```
+/// A file whose first scan holds every component (single-scan, the common baseline case) only
+/// needs one MCU row at a time: `heldBlockRows` is then one MCU row and block row `r` lives at
+/// `r % heldBlockRows`. Multi-scan files (and the progressive decoder to come) hold the whole
+/// image. Blocks start zeroed (libjpeg pre-zeroes its whole-image coefficient arrays).
+final class CoefficientStore {
+    struct Plane {
+        let blocksPerRow: Int
+        let heldBlockRows: Int
+        let coefficients: UnsafeMutablePointer<Int16>
+        let count: Int
+
+        /// The block at (x, y); the caller keeps x < blocksPerRow (the padded width). Rows wrap.
+        @inline(__always) func block(x: Int, y: Int) -> UnsafeMutablePointer<Int16> {
+            coefficients + ((y % heldBlockRows) * blocksPerRow + x) * 64
+        }
+    }
+
+    let planes: [Plane]
+    let isWholeImage: Bool
+
+    /// Sizes are checked against `limits` before anything is allocated.
+    init(geometry: FrameGeometry, wholeImage: Bool, interleavedRows: Bool, limits: DecodeLimits) throws(DecodeError) {
+        var total = 0
+        var shapes: [(Int, Int)] = []
+        for component in geometry.components {
+            let rows = wholeImage ? component.paddedHeightInBlocks : (interleavedRows ? component.v : 1)
+            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, rows, 64, 2, limits: limits, format: .jpeg, offset: nil) / 2
+            total += count
+            shapes.append((component.paddedWidthInBlocks, rows))
+        }
+        _ = try SizeMath.allocationSize(total, 2, limits: limits, format: .jpeg, offset: nil)
+        var planes: [Plane] = []
+        for (width, rows) in shapes {
+            let count = width * rows * 64
+            let storage = UnsafeMutablePointer<Int16>.allocate(capacity: max(count, 64))
+            storage.initialize(repeating: 0, count: max(count, 64))
+            planes.append(Plane(blocksPerRow: width, heldBlockRows: rows, coefficients: storage, count: max(count, 64)))
+        }
+        self.planes = planes
+        isWholeImage = wholeImage
+    }
+
+    deinit {
+        for plane in planes { plane.coefficients.deallocate() }
+    }
+}

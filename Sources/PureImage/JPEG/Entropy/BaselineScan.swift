@@ -1,0 +1,363 @@
+/// One sequential (baseline or extended, Huffman) scan: T.81 §F.2.2 decoding of the MCUs of
+/// §A.2 into the `CoefficientStore`, with restart intervals (§F.2.1.3.1, B.2.4.4) and
+/// libjpeg-turbo 2.1's recovery rules (jdhuff.c `decode_mcu`, `process_restart`; jdmarker.c
+/// `read_restart_marker`, `jpeg_resync_to_restart`).
+///
+/// Suspension: every MCU is decoded from a saved `State`; when the bytes run out before the MCU
+/// is complete (input not closed), the state is restored and the caller waits for more input,
+/// as libjpeg's suspending data sources do. Nothing is half-applied.
+struct BaselineScan {
+    /// One block of an MCU (A.2.3): which component, where inside the MCU, which tables.
+    struct Slot {
+        let component: Int
+        let scanIndex: Int
+        let dx: Int
+        let dy: Int
+        let stepX: Int
+        let stepY: Int
+        let dc: HuffmanTable.Pointers
+        let ac: HuffmanTable.Pointers
+        /// The component's coefficient plane (see `CoefficientStore.Plane`).
+        let plane: CoefficientStore.Plane
+    }
+
+    struct State {
+        var reader: EntropyBitReader
+        var predictors = Predictors()
+        var restartsToGo: Int
+        var nextRestart = 0
+        /// jdhuff.c `insufficient_data`: once set, MCUs are left zero until the next restart.
+        var insufficient = false
+        var mcu = 0
+        var warnedInsufficient = false
+        var badCodes = 0
+    }
+
+    /// PRED of F.2.2.1, one per scan component. Four scalars rather than a SIMD vector: a
+    /// lane store followed by a whole-vector copy stalls store forwarding (measured: 29 % of
+    /// the entropy loop).
+    struct Predictors {
+        var p0: Int32 = 0, p1: Int32 = 0, p2: Int32 = 0, p3: Int32 = 0
+        subscript(index: Int) -> Int32 {
+            get {
+                switch index {
+                case 0: return p0
+                case 1: return p1
+                case 2: return p2
+                default: return p3
+                }
+            }
+            set {
+                switch index {
+                case 0: p0 = newValue
+                case 1: p1 = newValue
+                case 2: p2 = newValue
+                default: p3 = newValue
+                }
+            }
+        }
+    }
+
+    enum Progress: Equatable {
+        case needMoreInput
+        /// MCU row `row` is complete.
+        case rowDone(Int)
+        case finished
+    }
+
+    let slots: [Slot]
+    /// Keeps the tables behind `Slot.dc` / `Slot.ac` alive.
+    let tables: [HuffmanTable]
+    /// Keeps the planes behind `Slot.plane` alive.
+    let store: CoefficientStore
+    let interleaved: Bool
+    let mcusPerRow: Int
+    let mcuRows: Int
+    let restartInterval: Int
+    let zeroBlocks: Bool
+    private(set) var state: State
+    /// Recovered problems, drained by the decoder: (offset, message).
+    var warnings: [(Int, String)] = []
+    /// True when zero bits were substituted because the input ended (not a marker).
+    private(set) var ranOutOfInput = false
+
+    init(slots: [Slot], tables: [HuffmanTable], store: CoefficientStore, interleaved: Bool, mcusPerRow: Int, mcuRows: Int,
+         restartInterval: Int, zeroBlocks: Bool, start: Int) {
+        self.slots = slots
+        self.tables = tables
+        self.store = store
+        self.interleaved = interleaved
+        self.mcusPerRow = mcusPerRow
+        self.mcuRows = mcuRows
+        self.restartInterval = restartInterval
+        self.zeroBlocks = zeroBlocks
+        state = State(reader: EntropyBitReader(position: start), restartsToGo: restartInterval)
+    }
+
+    var totalMCUs: Int { mcusPerRow * mcuRows }
+
+    /// See `EntropyBitReader.fillerStartsWithD9`.
+    mutating func markFillerPhase(oddBytesUsed: Bool) {
+        state.reader.fillerStartsWithD9 = oddBytesUsed
+    }
+
+    /// Decodes MCUs until an MCU row completes, the scan ends, or the bytes run out.
+    /// `end ≤ bytes.count`.
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Progress {
+        guard let base = bytes.baseAddress else { return closed ? .finished : .needMoreInput }
+        while state.mcu < totalMCUs {
+            let saved = state
+            let warningCount = warnings.count
+            guard decodeMCU(base, bytes, end: end, closed: closed) else {
+                state = saved
+                warnings.removeSubrange(warningCount...)
+                return .needMoreInput
+            }
+            state.mcu += 1
+            if state.mcu % mcusPerRow == 0 { return .rowDone(state.mcu / mcusPerRow - 1) }
+        }
+        return .finished
+    }
+
+    /// jdhuff.c `decode_mcu`: restart processing, then the blocks unless data ran out.
+    private mutating func decodeMCU(_ base: UnsafePointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        if restartInterval > 0 && state.restartsToGo == 0 {
+            guard processRestart(bytes, end: end, closed: closed) else { return false }
+        }
+        let mx = state.mcu % mcusPerRow, my = state.mcu / mcusPerRow
+        if zeroBlocks {
+            for slot in slots {
+                slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy).update(repeating: 0, count: 64)
+            }
+        }
+        if !state.insufficient {
+            // libjpeg-turbo decodes an MCU with `decode_mcu_fast` when no restart interval is set,
+            // no marker is pending and at least 512 bytes per block remain; if that meets a
+            // marker it starts the MCU again with the slow path *without clearing the blocks*.
+            // The two agree except on `FF FF … 00` runs (see `EntropyBitReader`), where
+            // coefficients the fast attempt wrote past that point stay in the blocks. We replay
+            // the same two attempts. (An open input waits until the 512-byte question can be
+            // answered, so chunked and one-shot decoding agree.)
+            let fastEligible = restartInterval == 0 && state.reader.marker < 0
+            if fastEligible && end - state.reader.position < 512 * slots.count && !closed { return false }
+            var decoded = false
+            if fastEligible && end - state.reader.position >= 512 * slots.count {
+                let beforeFastAttempt = state
+                let warningCount = warnings.count
+                state.reader.fastPathSemantics = true
+                for index in 0..<slots.count {
+                    let slot = slots[index]
+                    let block = slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy)
+                    guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
+                }
+                state.reader.fastPathSemantics = false
+                if state.reader.fastPathMarker {
+                    // The slow path again, over what the fast attempt left in the blocks.
+                    state = beforeFastAttempt
+                    warnings.removeSubrange(warningCount...)
+                } else {
+                    decoded = true  // no difference from the slow path
+                }
+            }
+            if !decoded {
+                for index in 0..<slots.count {
+                    let slot = slots[index]
+                    // Bound: mx < mcusPerRow and dx < stepX, so x < paddedWidthInBlocks (for a
+                    // non-interleaved scan mcusPerRow = widthInBlocks, step 1).
+                    let block = slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy)
+                    guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
+                }
+            }
+            if state.reader.realBits < 0 {
+                state.insufficient = true
+                if state.reader.endOfInput { ranOutOfInput = true }
+                if !state.warnedInsufficient {
+                    state.warnedInsufficient = true
+                    warnings.append((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"))
+                }
+            }
+        }
+        if restartInterval > 0 { state.restartsToGo -= 1 }
+        return true
+    }
+
+    @inline(__always)
+    private mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        if state.reader.bitCount >= count { return true }
+        state.reader.fill(base, end: end, closed: closed)
+        return state.reader.bitCount >= count
+    }
+
+    /// F.2.2.3 DECODE (Figure F.16) with the lookahead table; −1 means "suspend".
+    @inline(__always)
+    private mutating func decodeSymbol(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
+        guard ensure(17, base, end: end, closed: closed) else { return decodeFromFewBits(table) }
+        let entry = table.lookup[state.reader.peek(HuffmanTable.lookaheadBits)]
+        if entry != 0 {
+            state.reader.consume(Int(entry >> 8))
+            return Int(entry & 0xFF)
+        }
+        var length = HuffmanTable.lookaheadBits + 1
+        while length <= 16 {
+            let code = Int32(state.reader.peek(length))
+            if code <= table.maxCode[length] {
+                state.reader.consume(length)
+                return Int(table.symbols[Int((code + table.valueOffset[length]) & 0xFF)])
+            }
+            length += 1
+        }
+        // No code of ≤ 16 bits: libjpeg consumes 17 bits and decodes 0 ("bad Huffman code").
+        state.reader.consume(17)
+        state.badCodes += 1
+        if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
+        return 0
+    }
+
+    /// Near the end of the bytes received so far (input still open, no marker seen): decode
+    /// only if a whole code lies within the bits there are; −1 means "suspend".
+    private mutating func decodeFromFewBits(_ table: HuffmanTable.Pointers) -> Int {
+        let available = state.reader.bitCount
+        var length = 1
+        while length <= min(16, available) {
+            let code = Int32(state.reader.peek(length))
+            if code <= table.maxCode[length] {
+                state.reader.consume(length)
+                return Int(table.symbols[Int((code + table.valueOffset[length]) & 0xFF)])
+            }
+            length += 1
+        }
+        return -1
+    }
+
+    /// F.2.2.1 RECEIVE(s) + EXTEND (Figure F.12); nil means "suspend". `1 ≤ s ≤ 15`.
+    @inline(__always)
+    private mutating func receiveExtend(_ s: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+        guard ensure(s, base, end: end, closed: closed) else { return nil }
+        let bits = state.reader.peek(s)
+        state.reader.consume(s)
+        return bits < 1 << (s - 1) ? bits - (1 << s) + 1 : bits
+    }
+
+    /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).
+    @inline(__always)
+    private mutating func decodeBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: Slot, block: UnsafeMutablePointer<Int16>) -> Bool {
+        let t = decodeSymbol(slot.dc, base, end: end, closed: closed)
+        guard t >= 0 else { return false }
+        var diff = 0
+        if t != 0 {
+            guard let value = receiveExtend(t, base, end: end, closed: closed) else { return false }
+            diff = value
+        }
+        // The predictor wraps like libjpeg's int; the coefficient keeps its low 16 bits (JCOEF).
+        let dc = state.predictors[slot.scanIndex] &+ Int32(truncatingIfNeeded: diff)
+        state.predictors[slot.scanIndex] = dc
+        block[0] = Int16(truncatingIfNeeded: dc)
+        let natural = JPEGZigZag.naturalPointer
+        do {
+            var k = 1
+            let fast = slot.ac.fastAC
+            while k < 64 {
+                if ensure(17, base, end: end, closed: closed) {
+                    let entry = fast[state.reader.peek(HuffmanTable.lookaheadBits)]
+                    if entry != 0 {
+                        state.reader.consume(Int(entry & 0xFF))
+                        k += Int((entry >> 8) & 0xFF)
+                        // Bound: k ≤ 63 + 15 = 78 < 80 entries.
+                        block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
+                        k += 1
+                        continue
+                    }
+                }
+                let rs = decodeSymbol(slot.ac, base, end: end, closed: closed)
+                guard rs >= 0 else { return false }
+                let r = rs >> 4, s = rs & 15
+                if s != 0 {
+                    k += r
+                    guard let value = receiveExtend(s, base, end: end, closed: closed) else { return false }
+                    // Bound: k ≤ 63 + 15 = 78 < 80 entries; the table maps 64…79 to 63.
+                    block[Int(natural[k])] = Int16(truncatingIfNeeded: value)
+                } else {
+                    if r != 15 { break }
+                    k += 15
+                }
+                k += 1
+            }
+            return true
+        }
+    }
+
+    /// jdhuff.c `process_restart` + jdmarker.c `read_restart_marker`: drop the partial byte,
+    /// find the marker, accept RSTn or resynchronise, reset predictors. False = suspend.
+    private mutating func processRestart(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        state.reader.discardBits()
+        if state.reader.marker < 0 {
+            guard nextMarker(bytes, end: end, closed: closed) else { return false }
+        }
+        let expected = Int(JPEGMarker.rst0) + state.nextRestart
+        if state.reader.marker == expected {
+            state.reader.marker = -1
+        } else {
+            guard resync(desired: state.nextRestart, bytes, end: end, closed: closed) else { return false }
+        }
+        state.nextRestart = (state.nextRestart + 1) & 7
+        state.predictors = Predictors()
+        state.restartsToGo = restartInterval
+        if state.reader.marker < 0 { state.insufficient = false }
+        return true
+    }
+
+    /// jdmarker.c `next_marker` from the reader's position into `reader.marker`.
+    private mutating func nextMarker(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        switch MarkerScanner.next(in: bytes, from: state.reader.position, end: end) {
+        case .marker(let code, let offset, let next, let discarded):
+            if discarded > 0 {
+                warnings.append((offset, "Corrupt JPEG data: \(discarded) extraneous bytes before marker 0x\(hex2(code).lowercased())"))
+            }
+            state.reader.marker = Int(code)
+            state.reader.markerOffset = offset
+            state.reader.position = next
+            return true
+        case .endOfBytes:
+            guard closed else { return false }
+            state.reader.marker = Int(JPEGMarker.eoi)
+            state.reader.markerOffset = end
+            state.reader.endOfInput = true
+            state.reader.position = end
+            return true
+        }
+    }
+
+    /// jdmarker.c `jpeg_resync_to_restart`: (1) a restart marker too far from the expected one
+    /// is discarded and decoding resumes; (2) garbage or an earlier restart: scan ahead to the
+    /// next marker and decide again; (3) one of the next two restarts, or any other marker:
+    /// leave it, so the interval decodes as empty (zeros).
+    private mutating func resync(desired: Int, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        warnings.append((state.reader.markerOffset,
+                         "Corrupt JPEG data: found marker 0x\(hex2(UInt8(truncatingIfNeeded: state.reader.marker)).lowercased()) instead of RST\(desired)"))
+        while true {
+            let marker = state.reader.marker
+            let rst = Int(JPEGMarker.rst0)
+            let action: Int
+            if marker < 0xC0 {
+                action = 2
+            } else if marker < rst || marker > rst + 7 {
+                action = 3
+            } else if marker == rst + ((desired + 1) & 7) || marker == rst + ((desired + 2) & 7) {
+                action = 3
+            } else if marker == rst + ((desired - 1) & 7) || marker == rst + ((desired - 2) & 7) {
+                action = 2
+            } else {
+                action = 1
+            }
+            switch action {
+            case 1:
+                state.reader.marker = -1
+                return true
+            case 2:
+                guard nextMarker(bytes, end: end, closed: closed) else { return false }
+            default:
+                return true
+            }
+        }
+    }
+}

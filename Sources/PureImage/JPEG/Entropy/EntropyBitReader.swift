@@ -1,0 +1,114 @@
+/// The MSB-first bit reader for entropy-coded segments (T.81 F.1.2.3, F.2.2.5).
+///
+/// ```
+///  bytes:      … 1010_0011  1111_1111 0000_0000  0110_1…   FF D0 (RST0)
+///                 │            └─ stuffed FF00 = one data byte 0xFF
+///  accumulator: [a b c d … valid bits, most significant first …|0 0 0 … 0]  (64 bits)
+///                └──────────── bitCount ─────────────┘
+/// ```
+/// Fill bytes before a marker are skipped, `FF 00` becomes `FF` (libjpeg also accepts
+/// `FF FF … 00` as one `FF`), and any other `FF xx` is a marker: the reader stops there, keeps
+/// the code in `marker`, and supplies zero bits from then on. `realBits` counts the bits that
+/// came from the file; it goes negative when zero padding was consumed, which is libjpeg-turbo's
+/// "insufficient data" condition ("Corrupt JPEG data: premature end of data segment").
+///
+/// At the end of the available bytes the reader stops; the caller then suspends unless the
+/// input is closed, in which case the end acts as the EOI marker libjpeg-turbo's memory source
+/// inserts ("Premature end of JPEG file").
+struct EntropyBitReader {
+    /// Next byte to read (absolute offset).
+    var position: Int
+    var accumulator: UInt64 = 0
+    var bitCount = 0
+    var realBits = 0
+    /// The marker code that ended the data, −1 while none was met.
+    var marker = -1
+    /// Offset of the 0xFF that started `marker` (the end of the input for a synthetic EOI).
+    var markerOffset = 0
+    /// True when `marker` is the EOI implied by the end of a closed input.
+    var endOfInput = false
+    /// libjpeg-turbo's fast path (`decode_mcu_fast`) reads `FF FF` as a marker even where the
+    /// run of FFs ends in 00 (which its slow path, like T.81's fill-byte rule, reads as one FF
+    /// data byte). With this set, such a run stops the data like a marker and sets
+    /// `fastPathMarker`; see `BaselineScan.decodeMCU` for why that matters.
+    var fastPathSemantics = false
+    var fastPathMarker = false
+    /// The scan header itself was completed from libjpeg's end-of-input filler (FF D9 …) and
+    /// ended after an FF: the data then starts with the filler's D9, read as a data byte.
+    var fillerStartsWithD9 = false
+
+    init(position: Int) { self.position = position }
+
+    /// Tops the accumulator up to more than 56 bits, or as far as the bytes allow.
+    /// Bound: every `bytes[i]` read has `i < end ≤ bytes.count`.
+    @inline(__always)
+    mutating func fill(_ bytes: UnsafePointer<UInt8>, end: Int, closed: Bool) {
+        while bitCount <= 56 {
+            if marker >= 0 {
+                bitCount = 64  // zero bits: the accumulator's low bits are already 0
+                return
+            }
+            guard position < end else {
+                if closed && fillerStartsWithD9 {
+                    fillerStartsWithD9 = false
+                    accumulator |= UInt64(JPEGMarker.eoi) << UInt64(56 - bitCount)
+                    bitCount += 8
+                    realBits += 8
+                    continue
+                }
+                if closed { endAtInput(end); continue }
+                return
+            }
+            let byte = bytes[position]
+            if byte != 0xFF {
+                accumulator |= UInt64(byte) << UInt64(56 - bitCount)
+                bitCount += 8
+                realBits += 8
+                position += 1
+                continue
+            }
+            var next = position + 1
+            while next < end && bytes[next] == 0xFF { next += 1 }
+            guard next < end else {
+                if closed { endAtInput(end); continue }
+                return
+            }
+            if bytes[next] == 0 && fastPathSemantics && next > position + 1 {
+                marker = 0xFF
+                markerOffset = position
+                fastPathMarker = true
+            } else if bytes[next] == 0 {
+                accumulator |= UInt64(0xFF) << UInt64(56 - bitCount)
+                bitCount += 8
+                realBits += 8
+                position = next + 1
+            } else {
+                marker = Int(bytes[next])
+                markerOffset = position
+                position = next + 1
+            }
+        }
+    }
+
+    private mutating func endAtInput(_ end: Int) {
+        marker = Int(JPEGMarker.eoi)
+        markerOffset = end
+        endOfInput = true
+        position = end
+    }
+
+    @inline(__always) func peek(_ count: Int) -> Int { Int(truncatingIfNeeded: accumulator >> UInt64(64 - count)) }
+
+    @inline(__always) mutating func consume(_ count: Int) {
+        accumulator <<= UInt64(count)
+        bitCount -= count
+        realBits -= count
+    }
+
+    /// Drops buffered bits (F.2.1.3.1: a restart marker starts a byte-aligned segment).
+    mutating func discardBits() {
+        accumulator = 0
+        bitCount = 0
+        realBits = 0
+    }
+}

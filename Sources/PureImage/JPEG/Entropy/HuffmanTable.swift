@@ -1,0 +1,117 @@
+/// A Huffman table ready for decoding: T.81 Annex C (code lengths → codes, Figures C.1–C.3),
+/// the F.2.2.3 DECODE tables (MAXCODE, VALPTR as an offset), plus a 9-bit lookahead table.
+///
+/// Decoding reads the next 9 bits: if they start with a code of ≤ 9 bits, `lookup` gives its
+/// length and symbol at once; otherwise F.16 continues from length 10 with `maxCode`. A
+/// sequence that is no code of ≤ 16 bits consumes 17 bits and decodes as 0, which is what
+/// libjpeg-turbo's `jpeg_huff_decode` does (with the warning "Corrupt JPEG data: bad Huffman
+/// code").
+final class HuffmanTable {
+    static let lookaheadBits = 9
+
+    /// The tables as plain pointers, for the MCU loop (no reference counting there). Valid
+    /// while the `HuffmanTable` lives; `BaselineScan` keeps its tables alive.
+    struct Pointers {
+        let lookup: UnsafePointer<UInt16>
+        let maxCode: UnsafePointer<Int32>
+        let valueOffset: UnsafePointer<Int32>
+        let symbols: UnsafePointer<UInt8>
+        let fastAC: UnsafePointer<Int32>
+    }
+
+    var pointers: Pointers {
+        Pointers(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: symbols, fastAC: fastAC)
+    }
+
+    /// `lookup[next 9 bits] = length << 8 | symbol`, 0 when the code is longer than 9 bits.
+    let lookup: UnsafeMutablePointer<UInt16>
+    /// MAXCODE[l] for l = 0…17; −1 when there are no codes of length l; MAXCODE[17] is a
+    /// sentinel larger than any 17-bit value so the search always ends.
+    let maxCode: UnsafeMutablePointer<Int32>
+    /// symbol index = code + valueOffset[l].
+    let valueOffset: UnsafeMutablePointer<Int32>
+    /// 256 symbols (zero beyond those defined), indexed `& 0xFF` as libjpeg does.
+    let symbols: UnsafeMutablePointer<UInt8>
+    /// AC fast path (the stb_image idea): when the next 9 bits hold a whole code *and* its
+    /// appended bits, `value << 16 | run << 8 | bits used`; 0 otherwise. Same bits consumed,
+    /// same coefficient as DECODE + RECEIVE + EXTEND.
+    let fastAC: UnsafeMutablePointer<Int32>
+
+    /// Builds the tables, with the checks of libjpeg-turbo's `jpeg_make_d_derived_tbl`: at most
+    /// 256 codes, codes that fit their lengths (C.2 never produces an all-ones code), and DC
+    /// symbols 0…15.
+    init(_ spec: HuffmanTables.Specification) throws(JPEGError) {
+        // Figure C.1: HUFFSIZE.
+        var sizes: [Int] = []
+        for length in 1...16 {
+            for _ in 0..<spec.counts[length - 1] { sizes.append(length) }
+        }
+        guard sizes.count <= 256, sizes.count <= spec.symbols.count else { throw .badHuffmanTable("\(sizes.count) codes") }
+        // Figure C.2: HUFFCODE.
+        var codes = [Int](repeating: 0, count: sizes.count)
+        var code = 0
+        var p = 0
+        var size = sizes.first ?? 0
+        while p < sizes.count {
+            while p < sizes.count && sizes[p] == size {
+                codes[p] = code
+                code += 1
+                p += 1
+            }
+            guard code < 1 << size else { throw .badHuffmanTable("code lengths overflow at length \(size)") }
+            code <<= 1
+            size += 1
+        }
+        if spec.isDC, let bad = spec.symbols.prefix(sizes.count).first(where: { $0 > 15 }) {
+            throw .badHuffmanTable("DC symbol \(bad)")
+        }
+        lookup = .allocate(capacity: 1 << HuffmanTable.lookaheadBits)
+        lookup.initialize(repeating: 0, count: 1 << HuffmanTable.lookaheadBits)
+        maxCode = .allocate(capacity: 18)
+        maxCode.initialize(repeating: -1, count: 18)
+        valueOffset = .allocate(capacity: 18)
+        valueOffset.initialize(repeating: 0, count: 18)
+        symbols = .allocate(capacity: 256)
+        symbols.initialize(repeating: 0, count: 256)
+        for (index, symbol) in spec.symbols.prefix(sizes.count).enumerated() { symbols[index] = symbol }
+        // Figure F.15: MAXCODE and VALPTR (as an offset).
+        p = 0
+        for length in 1...16 {
+            let count = spec.counts[length - 1]
+            if count > 0 {
+                valueOffset[length] = Int32(p - codes[p])
+                p += count
+                maxCode[length] = Int32(codes[p - 1])
+            }
+        }
+        maxCode[17] = 0xFFFFF
+        // Lookahead: every 9-bit string that starts with a code of length ≤ 9.
+        let look = HuffmanTable.lookaheadBits
+        for index in 0..<sizes.count where sizes[index] <= look {
+            let length = sizes[index]
+            let first = codes[index] << (look - length)
+            for fill in 0..<(1 << (look - length)) {
+                lookup[first + fill] = UInt16(length << 8) | UInt16(spec.symbols[index])
+            }
+        }
+        fastAC = .allocate(capacity: 1 << look)
+        fastAC.initialize(repeating: 0, count: 1 << look)
+        for index in 0..<(1 << look) {
+            let entry = Int(lookup[index])
+            let length = entry >> 8, symbol = entry & 0xFF
+            let run = symbol >> 4, size = symbol & 15
+            guard length > 0, size > 0, length + size <= look else { continue }
+            let bits = (index >> (look - length - size)) & ((1 << size) - 1)
+            let value = bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
+            fastAC[index] = Int32(value) << 16 | Int32(run << 8) | Int32(length + size)
+        }
+    }
+
+    deinit {
+        fastAC.deallocate()
+        lookup.deallocate()
+        maxCode.deallocate()
+        valueOffset.deallocate()
+        symbols.deallocate()
+    }
+}

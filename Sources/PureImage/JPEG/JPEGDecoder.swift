@@ -1,0 +1,449 @@
+/// The baseline / extended-sequential JPEG decoder (T.81 Annex B syntax, Annex F decoding),
+/// bit-exact with libjpeg-turbo 2.1.5's default decode. A resumable state machine:
+///
+/// ```
+///  start (FF D8) ─► findMarker ─► marker ─┬─ segment (DQT DHT DRI APPn COM SOF DNL DAC) ─┐
+///                       ▲                 ├─ SOS ─► scan (MCU rows) ────────────────────┤
+///                       └─────────────────┴──────────────────────────────────────────────┘
+///                                         └─ EOI ─► done
+/// ```
+/// Each state either has the bytes it needs (a whole marker segment, or one more MCU) or
+/// returns `.needMoreInput` with nothing half-applied. Stages: entropy decoding fills the
+/// `CoefficientStore`; `JPEGRenderer` runs IDCT, upsampling and colour conversion on bands of
+/// MCU rows as they complete (`decodedRows`).
+final class JPEGDecoder: FormatDecoder {
+    private enum State {
+        case start
+        case findMarker
+        /// A marker code was read; `offset` is its 0xFF, the input sits after the code.
+        case marker(UInt8, offset: Int, synthetic: Bool)
+        case scan
+        case done
+    }
+
+    private let options: DecodeOptions
+    private var state = State.start
+
+    private var frame: FrameHeader?
+    private var quantTables = [[UInt16]?](repeating: nil, count: 4)
+    private var dcSpecs = [HuffmanTables.Specification?](repeating: nil, count: 4)
+    private var acSpecs = [HuffmanTables.Specification?](repeating: nil, count: 4)
+    private var restartInterval = 0
+    private var metadata = JPEGMetadata()
+
+    private var geometry: FrameGeometry?
+    private var store: CoefficientStore?
+    private var renderer: JPEGRenderer?
+    /// Set at the first SOS: false when that scan held every component (libjpeg's
+    /// `has_multiple_scans`), so MCU rows are rendered as they arrive.
+    private var multiScan = false
+    private var latched: [Bool] = []
+    private var scan: BaselineScan?
+    private var scanCount = 0
+
+    private(set) var properties: ImageProperties?
+    private(set) var truncation: DecodeError?
+    private(set) var warnings: [DecodeWarning] = []
+
+    init(options: DecodeOptions) {
+        self.options = options
+    }
+
+    // MARK: - FormatDecoder
+
+    var completedFrameCount: Int {
+        if case .done = state, renderer != nil { return 1 }
+        return 0
+    }
+
+    var availableFrameCount: Int { renderer == nil ? 0 : 1 }
+
+    /// Output rows finished so far (a band of MCU rows at a time for single-scan files).
+    var decodedRows: Int { renderer?.rowsDone ?? 0 }
+
+    /// Native pixels: gray, RGB, or CMYK with 0 = no ink (Adobe files inverted, see
+    /// Docs/JPEG.md), at the size `DecodeOptions.jpegScaleDenominator` gives (⌈X / N⌉ ×
+    /// ⌈Y / N⌉; `properties` keeps the stored size). Rows not decoded yet are zero.
+    func frame(at index: Int) throws(DecodeError) -> Bitmap {
+        guard index == 0, let renderer else {
+            throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
+        }
+        let model: ColorModel = renderer.channels == 1 ? .gray : renderer.channels == 3 ? .rgb : .cmyk
+        let width = renderer.geometry.outputWidth
+        return Bitmap(uncheckedWidth: width, height: renderer.geometry.outputHeight,
+                      format: PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none),
+                      bytesPerRow: width * renderer.channels, bytes: renderer.pixels)
+    }
+
+    /// The rows decoded so far (bands of MCU rows for single-scan files; nothing until EOI
+    /// for multi-scan files, whose rows appear only once every scan is in).
+    func partialFrame() -> PartialFrame? {
+        guard let renderer, !renderer.isComplete, let bitmap = try? frame(at: 0) else { return nil }
+        return PartialFrame(bitmap: bitmap, decodedRows: renderer.rowsDone, frameIndex: 0)
+    }
+
+    func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+        while true {
+            switch state {
+            case .done:
+                return .finished
+
+            case .start:
+                // B.2.1 / libjpeg `first_marker`: exactly FF D8 first, no fill bytes.
+                switch input.demand(2) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated:
+                    throw DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "the SOI marker"))
+                case .ready:
+                    let first = input.bytes[input.readIndex], second = input.bytes[input.readIndex + 1]
+                    guard first == 0xFF, second == JPEGMarker.soi else {
+                        throw DecodeError(.malformed, format: .jpeg, offset: 0, JPEGError.missingSOI(found: [first, second]))
+                    }
+                    input.readIndex += 2
+                    state = .findMarker
+                }
+
+            case .findMarker:
+                let start = input.readIndex
+                let result = input.bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: start, end: $0.count) }
+                switch result {
+                case .marker(let code, let offset, let next, let discarded):
+                    if discarded > 0 {
+                        warn(at: offset, "Corrupt JPEG data: \(discarded) extraneous bytes before marker 0x\(hex2(code).lowercased())")
+                    }
+                    input.readIndex = next
+                    state = .marker(code, offset: offset, synthetic: false)
+                case .endOfBytes:
+                    guard input.isClosed else { return .needMoreInput }
+                    // libjpeg's memory source inserts EOI at the end of the data.
+                    warn(at: input.writeIndex, "Premature end of JPEG file")
+                    input.readIndex = input.writeIndex
+                    state = .marker(JPEGMarker.eoi, offset: input.writeIndex, synthetic: true)
+                }
+
+            case .marker(let code, let offset, let synthetic):
+                if JPEGMarker.isStandalone(code) {
+                    try standalone(code, offset: offset, synthetic: synthetic)
+                    continue
+                }
+                // libjpeg refuses these codes before reading any length.
+                try JPEGMarker.refuseEarly(code, offset: offset)
+                let available = input.writeIndex - input.readIndex
+                var length = -1
+                if available >= 2 {
+                    length = Int(input.bytes[input.readIndex]) << 8 | Int(input.bytes[input.readIndex + 1])
+                }
+                if length >= 0 && available >= max(2, length) {
+                    let bodyStart = input.readIndex + 2
+                    let bodyCount = max(0, length - 2)
+                    let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length,
+                                              body: input.bytes[bodyStart ..< bodyStart + bodyCount])
+                    input.readIndex = bodyStart + bodyCount
+                    try process(segment, input: input)
+                    continue
+                }
+                guard input.isClosed else { return .needMoreInput }
+                // The segment runs past the end of a closed input. libjpeg-turbo's memory source
+                // answers every read past the end with the bytes FF D9 (and a warning), so the
+                // segment is parsed from those — which usually fails exactly as libjpeg fails —
+                // and then the stream ends.
+                warn(at: input.writeIndex, "Premature end of JPEG file")
+                var padded = Array(input.bytes[input.readIndex ..< input.writeIndex])
+                if padded.count < 2 { padded += endOfInputFiller(2 - padded.count, start: 0) }
+                length = Int(padded[0]) << 8 | Int(padded[1])
+                let bodyCount = max(0, length - 2)
+                if padded.count < 2 + bodyCount {
+                    padded += endOfInputFiller(2 + bodyCount - padded.count, start: padded.count - available)
+                }
+                let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length, body: padded[2 ..< 2 + bodyCount])
+                input.readIndex = input.writeIndex
+                if renderer == nil && code != JPEGMarker.sos {
+                    // Before any scan the stream cannot produce an image any more.
+                    try process(segment, input: input)
+                    throw DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "marker \(JPEGMarker.name(code))"))
+                }
+                if !(JPEGMarker.isAPP(code) || code == JPEGMarker.com) {
+                    // (A cut-off APPn or COM is skipped: libjpeg skips them, and filler is no metadata.)
+                    try process(segment, input: input)
+                }
+                if case .scan = state {
+                    // The scan data continues in the filler: after an odd number of filler
+                    // bytes the next one is D9 (data), then FF D9.
+                    scan?.markFillerPhase(oddBytesUsed: (2 + bodyCount - available) & 1 == 1)
+                    continue
+                }
+                if renderer == nil {
+                    throw DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "marker \(JPEGMarker.name(code))"))
+                }
+                if multiScan && truncation == nil {
+                    truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "marker \(JPEGMarker.name(code))"))
+                }
+                state = .marker(JPEGMarker.eoi, offset: input.writeIndex, synthetic: true)
+
+            case .scan:
+                guard var current = scan else { state = .findMarker; continue }
+                scan = nil
+                let end = input.writeIndex, closed = input.isClosed
+                let progress = input.bytes.withUnsafeBufferPointer { current.run($0, end: end, closed: closed) }
+                for (offset, message) in current.warnings { warn(at: offset, message) }
+                current.warnings.removeAll()
+                input.readIndex = min(max(input.readIndex, current.state.reader.position), input.writeIndex)
+                switch progress {
+                case .needMoreInput:
+                    scan = current
+                    return .needMoreInput
+                case .rowDone(let row):
+                    scan = current
+                    if !multiScan { renderMCURow(row, scan: current) }
+                case .finished:
+                    if current.ranOutOfInput && truncation == nil {
+                        truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "entropy-coded data"))
+                    }
+                    let reader = current.state.reader
+                    if reader.marker >= 0 {
+                        input.readIndex = min(reader.position, input.writeIndex)
+                        if reader.endOfInput { warn(at: input.writeIndex, "Premature end of JPEG file") }
+                        state = .marker(UInt8(reader.marker), offset: reader.markerOffset, synthetic: reader.endOfInput)
+                    } else {
+                        input.readIndex = min(reader.position, input.writeIndex)
+                        state = .findMarker
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Markers
+
+    private func standalone(_ code: UInt8, offset: Int, synthetic: Bool) throws(DecodeError) {
+        switch code {
+        case JPEGMarker.soi:
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.duplicateSOI)
+        case JPEGMarker.eoi:
+            try finish(atEOI: offset, synthetic: synthetic)
+        default:
+            // RSTn outside a scan and TEM carry nothing (libjpeg traces and ignores them).
+            state = .findMarker
+        }
+    }
+
+    /// `count` bytes of libjpeg's end-of-input filler FF D9 FF D9 …, starting `start` bytes in.
+    private func endOfInputFiller(_ count: Int, start: Int) -> [UInt8] {
+        (0..<count).map { (start + $0) & 1 == 0 ? 0xFF : JPEGMarker.eoi }
+    }
+
+    private func process(_ segment: JPEGSegment, input: InputBuffer) throws(DecodeError) {
+        let code = segment.marker
+        state = .findMarker
+        switch code {
+        case JPEGMarker.sof0, JPEGMarker.sof1:
+            guard frame == nil else { throw segment.malformed(.duplicateSOF) }
+            let parsed = try FrameHeader(parsing: segment)
+            guard parsed.precision == 8 else {
+                throw DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
+            }
+            frame = parsed
+            var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
+                                             colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
+                                             bitsPerComponent: 8, hasAlpha: false)
+            applyMetadata(to: &properties)
+            self.properties = properties
+        case JPEGMarker.dht:
+            for table in try HuffmanTables.parse(segment) {
+                if table.isDC { dcSpecs[table.index] = table } else { acSpecs[table.index] = table }
+            }
+        case JPEGMarker.dqt:
+            for table in try QuantizationTables.parse(segment) { quantTables[table.index] = table.values }
+        case JPEGMarker.dri:
+            restartInterval = try RestartInterval.parse(segment)
+        case JPEGMarker.dac:
+            try ArithmeticConditioning.check(segment)
+        case JPEGMarker.dnl:
+            break  // libjpeg ignores DNL (heights of 0 were refused at SOF)
+        case JPEGMarker.sos:
+            try startScan(segment)
+        case JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
+            if let problem = metadata.absorb(segment) { warn(at: segment.markerOffset, problem) }
+            if var properties {
+                applyMetadata(to: &properties)
+                self.properties = properties
+            }
+        default:
+            throw DecodeError(.malformed, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
+        }
+    }
+
+    private func applyMetadata(to properties: inout ImageProperties) {
+        properties.exif = metadata.exif
+        properties.orientation = metadata.orientation ?? .up
+        properties.text = metadata.comments.map { TextEntry(keyword: "comment", text: $0) }
+        properties.extra.removeAll()
+        if let jfif = metadata.jfif {
+            properties.extra.append(("jfifVersion", "\(jfif.majorVersion).\(jfif.minorVersion < 10 ? "0" : "")\(jfif.minorVersion)"))
+            properties.extra.append(("jfifDensity", "\(jfif.xDensity)x\(jfif.yDensity) unit \(jfif.densityUnit)"))
+        }
+        if let transform = metadata.adobeTransform { properties.extra.append(("adobeTransform", String(transform))) }
+        properties.iccProfile = metadata.iccProfile().profile
+    }
+
+    // MARK: - Scans
+
+    /// B.2.3 SOS, then libjpeg's `initial_setup` (first scan), `per_scan_setup`,
+    /// `latch_quant_tables` and `start_pass_huff_decoder`.
+    private func startScan(_ segment: JPEGSegment) throws(DecodeError) {
+        guard let frame else { throw segment.malformed(.scanBeforeFrame) }
+        let header = try ScanHeader(parsing: segment, frame: frame)
+        if renderer == nil {
+            try setUpFrame(frame, firstScan: header, at: segment.markerOffset)
+        } else if !multiScan {
+            throw segment.malformed(.unexpectedScan)
+        }
+        guard let geometry, let renderer, let store else { return }
+        if header.ss != 0 || header.se != 63 || header.ah != 0 || header.al != 0 {
+            // libjpeg: JWRN_NOT_SEQUENTIAL, then decodes the scan as sequential anyway.
+            warn(at: segment.bodyOffset, "Invalid SOS parameters for sequential JPEG")
+        }
+        let interleaved = header.components.count > 1
+        var slots: [BaselineScan.Slot] = []
+        var tables: [HuffmanTable] = []
+        for (scanIndex, component) in header.components.enumerated() {
+            let c = component.frameIndex
+            if !latched[c] {
+                let tq = frame.components[c].tq
+                guard tq < 4, let table = quantTables[tq] else {
+                    throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, JPEGError.missingQuantizationTable(tq))
+                }
+                renderer.setQuantization(component: c, table)
+                latched[c] = true
+            }
+            let dc = try huffmanTable(component.dcTable, isDC: true, at: segment.bodyOffset)
+            let ac = try huffmanTable(component.acTable, isDC: false, at: segment.bodyOffset)
+            tables += [dc, ac]
+            let g = geometry.components[c]
+            let (h, v) = interleaved ? (g.h, g.v) : (1, 1)
+            for dy in 0..<v {
+                for dx in 0..<h {
+                    slots.append(BaselineScan.Slot(component: c, scanIndex: scanIndex, dx: dx, dy: dy, stepX: h, stepY: v,
+                                                   dc: dc.pointers, ac: ac.pointers, plane: store.planes[c]))
+                }
+            }
+        }
+        guard slots.count <= 10 else { throw segment.malformed(.tooManyBlocksInMCU(slots.count)) }
+        let mcusPerRow: Int, mcuRows: Int
+        if interleaved {
+            (mcusPerRow, mcuRows) = (geometry.mcusPerRow, geometry.mcuRows)
+        } else {
+            let g = geometry.components[header.components[0].frameIndex]
+            (mcusPerRow, mcuRows) = (g.widthInBlocks, g.heightInBlocks)
+        }
+        scanCount += 1
+        scan = BaselineScan(slots: slots, tables: tables, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
+                            restartInterval: restartInterval, zeroBlocks: !store.isWholeImage,
+                            start: segment.bodyOffset + segment.body.count)
+        state = .scan
+    }
+
+    private func huffmanTable(_ index: Int, isDC: Bool, at offset: Int) throws(DecodeError) -> HuffmanTable {
+        guard index < 4, let spec = isDC ? dcSpecs[index] : acSpecs[index] else {
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.missingHuffmanTable(index, isDC: isDC))
+        }
+        do {
+            return try HuffmanTable(spec)
+        } catch {
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, error)
+        }
+    }
+
+    /// The first SOS fixes everything libjpeg decides in `jpeg_read_header` /
+    /// `jpeg_start_decompress`: limits, colour space, geometry, buffers, default tables.
+    private func setUpFrame(_ frame: FrameHeader, firstScan: ScanHeader, at offset: Int) throws(DecodeError) {
+        let count = frame.components.count
+        guard frame.width <= 65500, frame.height <= 65500 else {
+            throw DecodeError(.limitExceeded, format: .jpeg, offset: offset, JPEGError.dimensionTooLarge(width: frame.width, height: frame.height))
+        }
+        for (index, component) in frame.components.enumerated() where !(1...4).contains(component.h) || !(1...4).contains(component.v) {
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.badSamplingFactor(component: index, h: component.h, v: component.v))
+        }
+        guard count == 1 || count == 3 || count == 4 else {
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.componentCount(count))
+        }
+        let scale = options.jpegScaleDenominator
+        guard [1, 2, 4, 8].contains(scale) else {
+            throw DecodeError(.unsupported, format: .jpeg, offset: nil, JPEGError.scaleDenominator(scale))
+        }
+        let (transform, inverted, problem) = JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata)
+        if let problem { warn(at: offset, problem) }
+        let geometry: FrameGeometry
+        do {
+            geometry = try FrameGeometry(frame: frame, scaleDenominator: scale)
+        } catch {
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, error)
+        }
+        multiScan = firstScan.components.count < count
+        let store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, limits: options.limits)
+        let ring: [Int]? = multiScan ? nil : geometry.components.map { ($0.v > 0 && firstScan.components.count > 1 ? $0.v : 1) * $0.scaledBlockSize }
+        let renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring, limits: options.limits)
+        self.geometry = geometry
+        self.store = store
+        self.renderer = renderer
+        latched = [Bool](repeating: false, count: count)
+        // jdhuff.c `jinit_huff_decoder` → `std_huff_tables`: fill empty slots 0 and 1.
+        if dcSpecs[0] == nil { dcSpecs[0] = HuffmanTables.standardDC0 }
+        if dcSpecs[1] == nil { dcSpecs[1] = HuffmanTables.standardDC1 }
+        if acSpecs[0] == nil { acSpecs[0] = HuffmanTables.standardAC0 }
+        if acSpecs[1] == nil { acSpecs[1] = HuffmanTables.standardAC1 }
+        if var properties {
+            // width/height stay the stored size; `frame(at:)` has the scaled size.
+            properties.colorModel = renderer.channels == 1 ? .gray : renderer.channels == 3 ? .rgb : .cmyk
+            applyMetadata(to: &properties)
+            if let problem = metadata.iccProfile().problem { warn(at: nil, problem) }
+            self.properties = properties
+        }
+    }
+
+    /// Single-scan files: IDCT and output for MCU row `row` as soon as it is decoded.
+    private func renderMCURow(_ row: Int, scan: BaselineScan) {
+        guard let renderer, let store, let geometry else { return }
+        if scan.interleaved {
+            for (c, component) in geometry.components.enumerated() {
+                renderer.reconstruct(component: c, from: store, blockRows: row * component.v ..< (row + 1) * component.v)
+            }
+        } else {
+            renderer.reconstruct(component: scan.slots[0].component, from: store, blockRows: row ..< row + 1)
+        }
+        renderer.emitRows()
+    }
+
+    /// Multi-scan files: IDCT everything once the scans are in.
+    private func renderWholeImage() {
+        guard let renderer, let store, let geometry, store.isWholeImage, !renderer.isComplete else { return }
+        for (c, component) in geometry.components.enumerated() {
+            renderer.reconstruct(component: c, from: store, blockRows: 0 ..< component.paddedHeightInBlocks)
+        }
+        renderer.markAllReady()
+        renderer.emitRows()
+    }
+
+    // MARK: - The end
+
+    private func finish(atEOI offset: Int, synthetic: Bool) throws(DecodeError) {
+        guard let renderer else {
+            if synthetic {
+                throw DecodeError(.truncated, format: .jpeg, offset: offset, JPEGError.truncated(inside: "the header (no scan)"))
+            }
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.noImage)
+        }
+        if synthetic && multiScan && truncation == nil {
+            truncation = DecodeError(.truncated, format: .jpeg, offset: offset, JPEGError.truncated(inside: "the scans (no EOI)"))
+        }
+        renderWholeImage()
+        // A single-scan file reaches EOI only after its scan decoded every MCU (missing data
+        // decodes as zeros), so its rows are all out by now.
+        assert(renderer.isComplete)
+        state = .done
+    }
+
+    private func warn(at offset: Int?, _ message: String) {
+        warnings.append(DecodeWarning(offset: offset, message))
+    }
+}

@@ -1,0 +1,97 @@
+/// Marker codes, T.81 Table B.1. A marker is 0xFF followed by one of these codes; any number of
+/// 0xFF fill bytes may precede it (B.1.1.2).
+enum JPEGMarker {
+    static let sof0: UInt8 = 0xC0   // baseline DCT
+    static let sof1: UInt8 = 0xC1   // extended sequential DCT, Huffman
+    static let sof2: UInt8 = 0xC2   // progressive DCT, Huffman
+    static let sof3: UInt8 = 0xC3   // lossless, Huffman
+    static let dht: UInt8 = 0xC4
+    static let jpg: UInt8 = 0xC8    // reserved for extensions
+    static let dac: UInt8 = 0xCC    // arithmetic conditioning
+    static let rst0: UInt8 = 0xD0
+    static let rst7: UInt8 = 0xD7
+    static let soi: UInt8 = 0xD8
+    static let eoi: UInt8 = 0xD9
+    static let sos: UInt8 = 0xDA
+    static let dqt: UInt8 = 0xDB
+    static let dnl: UInt8 = 0xDC
+    static let dri: UInt8 = 0xDD
+    static let dhp: UInt8 = 0xDE
+    static let exp: UInt8 = 0xDF
+    static let app0: UInt8 = 0xE0
+    static let app15: UInt8 = 0xEF
+    static let com: UInt8 = 0xFE
+    static let tem: UInt8 = 0x01
+
+    static func isRST(_ code: UInt8) -> Bool { code >= rst0 && code <= rst7 }
+    static func isAPP(_ code: UInt8) -> Bool { code >= app0 && code <= app15 }
+
+    /// True for markers without a length field (B.1.1.4): SOI, EOI, RSTn, TEM.
+    static func isStandalone(_ code: UInt8) -> Bool {
+        code == soi || code == eoi || isRST(code) || code == tem
+    }
+
+    /// Markers libjpeg-turbo rejects from the code alone (jdmarker.c `read_markers`): the SOF
+    /// types it does not decode (here: all but SOF0/SOF1) and reserved codes.
+    static func refuseEarly(_ code: UInt8, offset: Int) throws(DecodeError) {
+        switch code {
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.dht, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac,
+             JPEGMarker.dnl, JPEGMarker.sos, JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
+            return
+        case JPEGMarker.sof2:
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.progressive)
+        case 0xC9, 0xCA:
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.arithmeticCoding(sof: code))
+        case JPEGMarker.sof3, 0xCB:
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.lossless(sof: code))
+        case 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF, JPEGMarker.dhp, JPEGMarker.exp:
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.hierarchical(sof: code))
+        default:
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.unknownMarker(code))
+        }
+    }
+
+    /// The name T.81 Table B.1 gives the code.
+    static func name(_ code: UInt8) -> String {
+        switch code {
+        case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF: return "SOF\(Int(code) - 0xC0)"
+        case dht: return "DHT"
+        case jpg: return "JPG"
+        case dac: return "DAC"
+        case rst0...rst7: return "RST\(Int(code) - 0xD0)"
+        case soi: return "SOI"
+        case eoi: return "EOI"
+        case sos: return "SOS"
+        case dqt: return "DQT"
+        case dnl: return "DNL"
+        case dri: return "DRI"
+        case dhp: return "DHP"
+        case exp: return "EXP"
+        case app0...app15: return "APP\(Int(code) - 0xE0)"
+        case 0xF0...0xFD: return "JPG\(Int(code) - 0xF0)"
+        case com: return "COM"
+        case tem: return "TEM"
+        default: return "RES(\(hex2(code)))"
+        }
+    }
+}
+
+/// A segment's bytes after its two length bytes, with the absolute offset of the first one so
+/// that errors can say where they happened. `declaredLength` is the length field itself
+/// (which counts its own two bytes, B.1.1.4).
+struct JPEGSegment {
+    let marker: UInt8
+    /// Offset of the 0xFF of the marker.
+    let markerOffset: Int
+    let declaredLength: Int
+    /// `max(0, declaredLength − 2)` bytes.
+    let body: ArraySlice<UInt8>
+    var bodyOffset: Int { markerOffset + 4 }
+
+    func byte(_ index: Int) -> Int { Int(body[body.startIndex + index]) }
+    func uint16(_ index: Int) -> Int { byte(index) << 8 | byte(index + 1) }
+
+    func malformed(_ reason: JPEGError, at index: Int = 0) -> DecodeError {
+        DecodeError(.malformed, format: .jpeg, offset: bodyOffset + index, reason)
+    }
+}

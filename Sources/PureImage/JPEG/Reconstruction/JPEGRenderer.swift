@@ -1,0 +1,236 @@
+/// The planar and bitmap stages (STYLE.md item 12): IDCT from the `CoefficientStore` into one
+/// sample plane per component, then upsampling and colour conversion into output rows as soon
+/// as every component has the sample rows an output row needs. Output rows therefore appear in
+/// bands of MCU rows while a single-scan file is still arriving (`rowsDone`).
+final class JPEGRenderer {
+    /// libjpeg-turbo's (jpeg_color_space → out_color_space) pairs we produce.
+    enum ColorTransform: Equatable {
+        case gray       // 1 component: copy
+        case rgb        // 3 components stored as RGB (Adobe transform 0, or ids 'R','G','B')
+        case yccToRGB   // 3 components YCbCr
+        case cmyk       // 4 components stored as CMYK
+        case ycckToCMYK // 4 components YCCK (Adobe transform 2)
+
+        /// libjpeg-turbo jdapimin.c `default_decompress_parms`: the stored colour space from
+        /// the component count, JFIF, the Adobe transform and the component ids. Returns the
+        /// transform, whether CMYK is Adobe-inverted, and a warning. Counts other than 1, 3, 4
+        /// were refused before.
+        static func select(frame: FrameHeader, metadata: JPEGMetadata) -> (ColorTransform, Bool, String?) {
+            switch frame.components.count {
+            case 1:
+                return (.gray, false, nil)
+            case 3:
+                if metadata.jfif != nil { return (.yccToRGB, false, nil) }
+                if let adobe = metadata.adobeTransform {
+                    let problem = adobe == 0 || adobe == 1 ? nil : "Unknown Adobe color transform code \(adobe)"
+                    return (adobe == 0 ? .rgb : .yccToRGB, false, problem)
+                }
+                return (frame.components.map(\.id) == [82, 71, 66] ? .rgb : .yccToRGB, false, nil)
+            default:
+                guard let adobe = metadata.adobeTransform else { return (.cmyk, false, nil) }
+                let problem = adobe == 0 || adobe == 2 ? nil : "Unknown Adobe color transform code \(adobe)"
+                return (adobe == 0 ? .cmyk : .ycckToCMYK, true, problem)
+            }
+        }
+    }
+
+    let geometry: FrameGeometry
+    let transform: ColorTransform
+    /// Adobe files store inverted CMYK; with this set the native bitmap holds 255 − x so that
+    /// 0 means no ink (`ColorModel.cmyk`). See Docs/JPEG.md "CMYK".
+    let invertCMYK: Bool
+    let channels: Int
+
+    private var planes: [UnsafeMutablePointer<UInt8>] = []
+    private var planeStrides: [Int] = []
+    private var planeRows: [Int] = []
+    /// Per component: how many sample rows from the top are reconstructed.
+    private(set) var rowsReady: [Int]
+    /// Per component: the 64 dequantization multipliers (natural order), zero until latched.
+    private var quant: [UnsafeMutablePointer<Int32>] = []
+    private var upsampled: [UnsafeMutablePointer<UInt8>] = []
+    private let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
+
+    /// Output pixels, `outputWidth × channels` bytes per row; rows ≥ `rowsDone` are zero.
+    private(set) var pixels: [UInt8]
+    private(set) var rowsDone = 0
+
+    /// Sample rows held per component: the whole component, or for single-scan files a ring
+    /// of three MCU rows (`ringRows[c]`, a multiple of the block size). Output row y reads at
+    /// most one sample row above the MCU row being finished (h1v2/h2v2 context), and rows are
+    /// emitted as soon as they are ready, so three MCU rows never wrap onto a row still needed.
+    private var ringRows: [Int] = []
+
+    /// `ringMCURows`: per component, the sample rows of one MCU row when the file is
+    /// single-scan (then planes are rings of three of them), nil to hold whole components.
+    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, limits: DecodeLimits) throws(DecodeError) {
+        self.geometry = geometry
+        self.transform = transform
+        self.invertCMYK = invertCMYK
+        switch transform {
+        case .gray: channels = 1
+        case .rgb, .yccToRGB: channels = 3
+        case .cmyk, .ycckToCMYK: channels = 4
+        }
+        let outputBytes = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels,
+                                                  limits: limits, format: .jpeg, offset: nil)
+        var planeBytes = 0
+        for (c, component) in geometry.components.enumerated() {
+            let size = component.scaledBlockSize
+            let full = component.heightInBlocks * size
+            let rows = ringMCURows.map { min(full, 3 * $0[c]) } ?? full
+            ringRows.append(rows)
+            let bytes = try SizeMath.allocationSize(component.widthInBlocks * size, rows, limits: limits, format: .jpeg, offset: nil)
+            planeBytes += bytes
+            _ = try SizeMath.allocationSize(planeBytes, 1, limits: limits, format: .jpeg, offset: nil)
+        }
+        pixels = [UInt8](repeating: 0, count: outputBytes)
+        rowsReady = [Int](repeating: 0, count: geometry.components.count)
+        for (c, component) in geometry.components.enumerated() {
+            let size = component.scaledBlockSize
+            let stride = component.widthInBlocks * size
+            let rows = ringRows[c]
+            let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, stride * rows))
+            plane.initialize(repeating: 0, count: max(1, stride * rows))
+            planes.append(plane)
+            planeStrides.append(stride)
+            planeRows.append(rows)
+            let table = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+            table.initialize(repeating: 0, count: 64)
+            quant.append(table)
+            // Upsampled rows: 2 × samples for the fancy filters, h × samples when replicating;
+            // never less than the output width.
+            let expanded = max(geometry.outputWidth, component.sampleWidth * geometry.maxH) + 16
+            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: expanded)
+            row.initialize(repeating: 0, count: expanded)
+            upsampled.append(row)
+        }
+    }
+
+    deinit {
+        for plane in planes { plane.deallocate() }
+        for table in quant { table.deallocate() }
+        for row in upsampled { row.deallocate() }
+        workspace.deallocate()
+    }
+
+    /// Latches a quantization table for a component (natural order). Values are narrowed to
+    /// Int16 as libjpeg-turbo's SIMD build stores its `ISLOW_MULT_TYPE` multipliers.
+    func setQuantization(component c: Int, _ values: [UInt16]) {
+        for k in 0..<64 { quant[c][k] = Int32(Int16(truncatingIfNeeded: values[k])) }
+    }
+
+    var isComplete: Bool { rowsDone == geometry.outputHeight }
+
+    /// IDCT of block rows `blockRows` of component `c` (clamped to the component's real
+    /// blocks; dummy blocks of partial MCUs are never reconstructed, as in libjpeg).
+    func reconstruct(component c: Int, from store: CoefficientStore, blockRows: Range<Int>) {
+        let component = geometry.components[c]
+        let size = component.scaledBlockSize
+        let stride = planeStrides[c]
+        let plane = store.planes[c]
+        let lower = max(0, blockRows.lowerBound), upper = min(component.heightInBlocks, blockRows.upperBound)
+        guard lower < upper else { return }
+        let kernel: (UnsafePointer<Int16>, UnsafePointer<Int32>, UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int32>, UnsafePointer<UInt8>) -> Void
+        switch size {
+        case 8: kernel = { IDCTKernels.islow($0, $1, $2, stride: $3, workspace: $4, range: $5) }
+        case 4: kernel = { IDCTKernels.reduced4x4($0, $1, $2, stride: $3, workspace: $4, range: $5) }
+        case 2: kernel = { IDCTKernels.reduced2x2($0, $1, $2, stride: $3, workspace: $4, range: $5) }
+        default: kernel = { IDCTKernels.reduced1x1($0, $1, $2, stride: $3, workspace: $4, range: $5) }
+        }
+        IDCTKernels.rangeLimit.withUnsafeBufferPointer { range in
+            guard let rangeBase = range.baseAddress else { return }
+            for by in lower..<upper {
+                // Bound: by < heightInBlocks and bx < widthInBlocks, so the block's `size` rows
+                // of `size` samples lie inside the plane (stride = widthInBlocks × size,
+                // rows = heightInBlocks × size); bx < paddedWidth keeps the store access valid.
+                // Ring: ringRows is a multiple of `size`, so a block never straddles the wrap.
+                let rowBase = planes[c] + ((by * size) % planeRows[c]) * stride
+                for bx in 0..<component.widthInBlocks {
+                    kernel(plane.block(x: bx, y: by), quant[c], rowBase + bx * size, stride, workspace, rangeBase)
+                }
+            }
+        }
+        rowsReady[c] = max(rowsReady[c], min(component.sampleHeight, upper * size))
+    }
+
+    /// Marks every component fully reconstructed (after the final IDCT of a multi-scan file).
+    func markAllReady() {
+        for c in 0..<rowsReady.count { rowsReady[c] = geometry.components[c].sampleHeight }
+    }
+
+    /// Converts every output row whose inputs are ready. Returns the number of new rows.
+    @discardableResult
+    func emitRows() -> Int {
+        let start = rowsDone
+        let width = geometry.outputWidth
+        var rowPointers = [UnsafePointer<UInt8>](repeating: UnsafePointer(upsampled[0]), count: geometry.components.count)
+        ColorConversionKernels.crToR.withUnsafeBufferPointer { crToR in
+        ColorConversionKernels.cbToB.withUnsafeBufferPointer { cbToB in
+        ColorConversionKernels.crToG.withUnsafeBufferPointer { crToG in
+        ColorConversionKernels.cbToG.withUnsafeBufferPointer { cbToG in
+        pixels.withUnsafeMutableBufferPointer { output in
+            guard let out = output.baseAddress, let r = crToR.baseAddress, let b = cbToB.baseAddress,
+                  let rg = crToG.baseAddress, let bg = cbToG.baseAddress else { return }
+            let tables = ColorConversionKernels.Tables(crToR: r, cbToB: b, crToG: rg, cbToG: bg)
+            while rowsDone < geometry.outputHeight {
+                let y = rowsDone
+                var ready = true
+                for c in 0..<geometry.components.count where geometry.lastSampleRow(component: c, outputRow: y) >= rowsReady[c] {
+                    ready = false
+                }
+                guard ready else { break }
+                for c in 0..<geometry.components.count {
+                    rowPointers[c] = upsampleRow(component: c, outputRow: y)
+                }
+                // Bound: row y < outputHeight, `width × channels` bytes at y × width × channels.
+                let destination = out + y * width * channels
+                switch transform {
+                case .gray:
+                    destination.update(from: rowPointers[0], count: width)
+                case .rgb, .cmyk:
+                    ColorConversionKernels.interleave(rowPointers, width: width, destination)
+                case .yccToRGB:
+                    ColorConversionKernels.yccToRGB(rowPointers[0], rowPointers[1], rowPointers[2], width: width, destination, tables: tables)
+                case .ycckToCMYK:
+                    ColorConversionKernels.ycckToCMYK(rowPointers[0], rowPointers[1], rowPointers[2], rowPointers[3], width: width, destination, tables: tables)
+                }
+                if invertCMYK {
+                    for i in 0..<(width * channels) { destination[i] = 255 &- destination[i] }
+                }
+                rowsDone += 1
+            }
+        }}}}}
+        return rowsDone - start
+    }
+
+    /// Component `c`'s samples for output row `y`, at output resolution (≥ outputWidth samples).
+    private func upsampleRow(component c: Int, outputRow y: Int) -> UnsafePointer<UInt8> {
+        let component = geometry.components[c]
+        let stride = planeStrides[c]
+        let plane = planes[c]
+        let last = component.sampleHeight - 1
+        // Bound: every row index is clamped to 0…sampleHeight − 1, then wrapped into the ring.
+        let held = planeRows[c]
+        func row(_ index: Int) -> UnsafePointer<UInt8> { UnsafePointer(plane + (min(max(index, 0), last) % held) * stride) }
+        let out = upsampled[c]
+        switch component.upsampling {
+        case .fullsize:
+            return row(y)
+        case .h2v1Fancy:
+            UpsamplingKernels.h2v1Fancy(row(y), width: component.sampleWidth, out)
+        case .h1v2Fancy:
+            let near = y >> 1
+            let upper = y & 1 == 0
+            UpsamplingKernels.h1v2Fancy(near: row(near), far: row(upper ? near - 1 : near + 1), width: component.sampleWidth,
+                                        bias: upper ? 1 : 2, out)
+        case .h2v2Fancy:
+            let near = y >> 1
+            UpsamplingKernels.h2v2Fancy(near: row(near), far: row(y & 1 == 0 ? near - 1 : near + 1), width: component.sampleWidth, out)
+        case .replicate(let h, let v):
+            if h == 1 { return row(y / v) }
+            UpsamplingKernels.replicate(row(y / v), width: component.sampleWidth, factor: h, out)
+        }
+        return UnsafePointer(out)
+    }
+}

@@ -1,0 +1,144 @@
+import Testing
+@testable import PureImage
+
+/// Whole streams built by hand, checked against libjpeg-turbo (CReference) as the oracle:
+/// restart markers and their recovery, truncation at every offset, any chunking.
+@Suite struct JPEGStreamTests {
+    /// An 8-bit grayscale stream, `blocks` × 1 blocks wide, every block the same one byte of
+    /// entropy data:
+    ///
+    ///     DC table: "0" → category 3, "10" → category 0
+    ///     AC table: "0" → EOB (0x00), "10" → run 0 / size 1 (0x01)
+    ///     0x5A = 0 101 10 1 0:  DC category 3, bits 101 = +5;  AC 0/1, bit 1 = +1;  EOB
+    ///
+    /// so each block (with DC predictor reset at each restart) has DC +5 (or +5 per block
+    /// cumulatively without restarts) and coefficient 1 = +1. Quantization is all ones.
+    static func stream(blocks: Int, restartInterval: Int = 0, restartCodes: [UInt8]? = nil, vertical: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)       // DQT 0, all 1
+        let (height, width) = vertical ? (blocks * 8, 8) : (8, blocks * 8)
+        bytes += [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, UInt8(height), 0x00, UInt8(width), 0x01, 0x01, 0x11, 0x00]  // SOF0, gray
+        bytes += [0xFF, 0xC4, 0x00, 0x15, 0x00, 1, 1] + [UInt8](repeating: 0, count: 14) + [0x03, 0x00]  // DHT DC0
+        bytes += [0xFF, 0xC4, 0x00, 0x15, 0x10, 1, 1] + [UInt8](repeating: 0, count: 14) + [0x00, 0x01]  // DHT AC0
+        if restartInterval > 0 { bytes += [0xFF, 0xDD, 0x00, 0x04, 0x00, UInt8(restartInterval)] }     // DRI
+        bytes += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]                        // SOS
+        for block in 0..<blocks {
+            if restartInterval > 0 && block > 0 && block % restartInterval == 0 {
+                let number = block / restartInterval - 1
+                bytes += [0xFF, restartCodes?[number] ?? UInt8(0xD0 + number % 8)]
+            }
+            bytes.append(0x5A)
+        }
+        return bytes + [0xFF, 0xD9]
+    }
+
+    static func expectSameAsLibjpeg(_ bytes: [UInt8], _ comment: Comment? = nil) {
+        let reference = JPEGTestSupport.reference(bytes)
+        switch JPEGTestSupport.decode(bytes) {
+        case .success(let ours):
+            #expect(reference.status >= 0, comment)
+            #expect(ours.bitmap.bytes == reference.pixels, comment)
+        case .failure(let error):
+            #expect(reference.status < 0 || error.kind == .unsupported, "\(error)")
+        }
+    }
+
+    @Test func oneBlockByHand() throws {
+        let bytes = Self.stream(blocks: 1)
+        guard case .success(let ours) = JPEGTestSupport.decode(bytes) else { Issue.record("decode failed"); return }
+        #expect(ours.bitmap.width == 8 && ours.bitmap.height == 8)
+        // DC 5 → level 128 + 5/8 ≈ 128.6; the (0,1) term adds a small horizontal cosine.
+        #expect(ours.bitmap.bytes[0] == 129 && ours.bitmap.bytes[7] == 128)
+        Self.expectSameAsLibjpeg(bytes)
+    }
+
+    @Test func restartMarkersAndRecovery() {
+        Self.expectSameAsLibjpeg(Self.stream(blocks: 6, restartInterval: 1), "clean restarts")
+        Self.expectSameAsLibjpeg(Self.stream(blocks: 6, restartInterval: 2), "interval 2")
+        // RST1 where RST0 was expected: one of the next two → the interval decodes as zeros.
+        Self.expectSameAsLibjpeg(Self.stream(blocks: 6, restartInterval: 1, restartCodes: [0xD1, 0xD1, 0xD2, 0xD3, 0xD4]), "future restart")
+        // RST5 far from RST0: discarded, decoding resumes.
+        Self.expectSameAsLibjpeg(Self.stream(blocks: 6, restartInterval: 1, restartCodes: [0xD5, 0xD1, 0xD2, 0xD3, 0xD4]), "far restart")
+        // RST7 (one before): scan ahead to the next marker.
+        Self.expectSameAsLibjpeg(Self.stream(blocks: 6, restartInterval: 1, restartCodes: [0xD0, 0xD0, 0xD2, 0xD3, 0xD4]), "earlier restart")
+        // A missing restart marker.
+        var missing = Self.stream(blocks: 4, restartInterval: 1)
+        if let at = missing.firstIndex(of: 0xD1), missing[at - 1] == 0xFF { missing.removeSubrange(at - 1 ... at) }
+        Self.expectSameAsLibjpeg(missing, "missing restart")
+    }
+
+    @Test func truncationAtEveryOffsetMatchesLibjpeg() {
+        let full = Self.stream(blocks: 6, restartInterval: 2)
+        for length in 1..<full.count {
+            let prefix = Array(full.prefix(length))
+            Self.expectSameAsLibjpeg(prefix, "prefix \(length)")
+            let decoder = JPEGDecoder(options: DecodeOptions())
+            var input = InputBuffer(prefix, isClosed: false)
+            // Not closed: the decoder waits for more.
+            #expect((try? decoder.advance(&input)) != .finished, "prefix \(length) finished without EOI")
+        }
+    }
+
+    @Test func anyChunkingGivesTheOneShotResult() throws {
+        let full = Self.stream(blocks: 6, restartInterval: 2)
+        guard case .success(let oneShot) = JPEGTestSupport.decode(full) else { Issue.record("decode failed"); return }
+        for chunk in [1, 2, 3, 7, 50] {
+            let decoder = JPEGDecoder(options: DecodeOptions())
+            var input = InputBuffer()
+            var offset = 0
+            while offset < full.count {
+                input.append(contentsOf: full[offset ..< min(full.count, offset + chunk)])
+                offset += chunk
+                _ = try decoder.advance(&input)
+            }
+            input.close()
+            #expect(try decoder.advance(&input) == .finished)
+            #expect(try decoder.frame(at: 0).bytes == oneShot.bitmap.bytes, "chunk \(chunk)")
+            #expect(decoder.truncation == nil)
+        }
+    }
+
+    @Test func bandsAppearBeforeTheEnd() throws {
+        // 8 wide, 6 block rows high: each MCU row is one band of 8 output rows. (A restart
+        // interval, so that no MCU waits for libjpeg's 512-byte fast-path lookahead.)
+        let bytes = Self.stream(blocks: 6, restartInterval: 1, vertical: true)
+        let decoder = JPEGDecoder(options: DecodeOptions())
+        var input = InputBuffer(Array(bytes.dropLast(5)), isClosed: false)  // ends after block 5's data
+        _ = try decoder.advance(&input)
+        #expect(decoder.decodedRows == 40)
+        #expect(decoder.completedFrameCount == 0 && decoder.availableFrameCount == 1)
+        #expect(decoder.partialFrame()?.decodedRows == 40)
+        input.append(contentsOf: bytes.suffix(5))
+        #expect(try decoder.advance(&input) == .finished)
+        #expect(decoder.decodedRows == 48 && decoder.completedFrameCount == 1)
+        Self.expectSameAsLibjpeg(bytes)
+    }
+
+    @Test func unsupportedProcessesAreTyped() {
+        var progressive = Self.stream(blocks: 1)
+        if let at = progressive.firstIndex(of: 0xC0), progressive[at - 1] == 0xFF { progressive[at] = 0xC2 }
+        if case .failure(let error) = JPEGTestSupport.decode(progressive) {
+            #expect(error.kind == .unsupported && (error.reason as? JPEGError) == .progressive)
+        } else {
+            Issue.record("progressive decoded")
+        }
+        var arithmetic = Self.stream(blocks: 1)
+        if let at = arithmetic.firstIndex(of: 0xC0), arithmetic[at - 1] == 0xFF { arithmetic[at] = 0xC9 }
+        if case .failure(let error) = JPEGTestSupport.decode(arithmetic) {
+            #expect(error.kind == .unsupported && (error.reason as? JPEGError) == .arithmeticCoding(sof: 0xC9))
+        } else {
+            Issue.record("arithmetic decoded")
+        }
+    }
+}
+
+extension JPEGStreamTests {
+    @Test func inspectorListsEveryMarker() {
+        let entries = JPEGInspector.walk(Self.stream(blocks: 4, restartInterval: 2))
+        #expect(entries.map(\.name) == ["SOI", "DQT", "SOF0", "DHT", "DHT", "DRI", "SOS", "entropy data", "EOI"])
+        #expect(entries[2].detail.contains("width 32 height 8"))
+        #expect(entries[5].detail.contains("restart interval 2"))
+        #expect(entries[7].detail.contains("1 restart markers"))
+        #expect(entries[1].offset == 2)
+    }
+}
