@@ -82,7 +82,9 @@ public enum FileComparison {
             compareGIF(bytes, into: &report, tamper: tamper)
         case .jpeg:
             compareJPEG(bytes, into: &report, tamper: tamper)
-        case .tiff, .webp, .heic, .heif:
+        case .tiff:
+            compareTIFF(bytes, into: &report, tamper: tamper)
+        case .webp, .heic, .heif:
             compareWithoutReference(bytes, format: format, into: &report)
         }
         return report
@@ -163,18 +165,72 @@ public enum FileComparison {
     }
 
     /// JPEG: the native output (gray, RGB or CMYK) against libjpeg-turbo's default decode.
+    /// Adobe CMYK/YCCK files store inverted ink values and libjpeg outputs them as stored;
+    /// PureImage's CMYK means 0 = no ink, so the reference is compared as 255 − x there.
     static func compareJPEG(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
-        let reference = ReferenceDecoders.jpeg(bytes)
+        var reference = ReferenceDecoders.jpeg(bytes)
         let ours: (image: ComparableImage, truncated: Bool)
         do {
             let source = try ImageSource(bytes: bytes)
-            ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .native))), source.truncation != nil)
+            let native = try source.image(options: ImageDecodingOptions(output: .native))
+            ours = (ComparableImage(native), source.truncation != nil)
+            let adobe = try source.properties().extra.contains { $0.key == "adobeTransform" }
+            if native.format.colorModel == .cmyk && adobe {
+                for index in reference.frames.indices {
+                    reference.frames[index].samples = reference.frames[index].samples.map { 255 - $0 }
+                }
+            }
         } catch {
             classifyRejection(error, reference: reference, into: &report)
             return
         }
         report.frames = 1
         judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
+    }
+
+    /// TIFF: page 0 as premultiplied RGBA8 against libtiff's `TIFFReadRGBAImageOriented`
+    /// (top-left). libtiff's RGBA interface applies part of the Orientation tag: it flips
+    /// (never transposes), horizontally for 2 and 6, both ways for 3 and 7, vertically for 4
+    /// and 8 (tif_getimage.c `setorientation`). PureImage reports the orientation and keeps the
+    /// stored pixels, so the same flips are applied to ours before comparing.
+    static func compareTIFF(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
+        let reference = ReferenceDecoders.tiffRGBA(bytes)
+        let ours: (image: ComparableImage, truncated: Bool)
+        do {
+            let source = try ImageSource(bytes: bytes)
+            let properties = try source.properties()
+            var image = ComparableImage(try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))))
+            flipLikeLibtiff(&image, orientation: properties.orientation.rawValue)
+            report.frames = properties.frameCount
+            ours = (image, source.truncation != nil)
+        } catch {
+            classifyRejection(error, reference: reference, into: &report)
+            return
+        }
+        judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
+        if report.verdict == .identical && reference.status == .warning {
+            report.detail = "libtiff warned: \(reference.message)"
+        }
+    }
+
+    /// The flips libtiff's RGBA interface applies for an Orientation tag (see `compareTIFF`).
+    static func flipLikeLibtiff(_ image: inout ComparableImage, orientation: Int) {
+        let horizontal = orientation == 2 || orientation == 6 || orientation == 3 || orientation == 7
+        let vertical = orientation == 4 || orientation == 8 || orientation == 3 || orientation == 7
+        guard horizontal || vertical else { return }
+        let pixelBytes = image.channels * image.bits / 8
+        let rowBytes = image.width * pixelBytes
+        var flipped = image.samples
+        for y in 0..<image.height {
+            let fromRow = vertical ? image.height - 1 - y : y
+            for x in 0..<image.width {
+                let fromX = horizontal ? image.width - 1 - x : x
+                for b in 0..<pixelBytes {
+                    flipped[y * rowBytes + x * pixelBytes + b] = image.samples[fromRow * rowBytes + fromX * pixelBytes + b]
+                }
+            }
+        }
+        image.samples = flipped
     }
 
     /// Sets the verdict for one frame decoded by both (or by us only).
