@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
 # Command-line checks on a clean build: `pureimage info` on every corpus file names its format
 # and never crashes or hangs; `pureimage decode` writes PNG files that pngcheck accepts and PAM
-# files that read back identically; APNG frames agree with Pillow.
+# files that read back identically; APNG frames agree with Pillow; the corpus generator is
+# reproducible and `pureimage conform` meets the expectations on the generated corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product pureimage >/dev/null
 tool=.build/release/pureimage
+
+# The generated corpus: byte-identical on two runs, and within the expectations.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+python3 Conformance/generate_corpus.py "$scratch/a" >/dev/null
+python3 Conformance/generate_corpus.py "$scratch/b" >/dev/null
+if ! diff -r -q "$scratch/a" "$scratch/b" >/dev/null; then
+  echo "FAIL: the corpus generator is not reproducible"; diff -r -q "$scratch/a" "$scratch/b" | head; exit 1
+fi
+echo "generator: $(find "$scratch/a" -type f | wc -l) files, byte-identical on two runs"
+"$tool" conform "$scratch/a" | tail -1
 if [ -n "${PUREIMAGE_CORPUS:-}" ]; then
+  "$tool" conform "$PUREIMAGE_CORPUS" | tail -1
   python3 Conformance/cli_smoke.py "$tool" "$PUREIMAGE_CORPUS"
   python3 Conformance/apng_vs_pillow.py "$tool" "$PUREIMAGE_CORPUS"
 else
