@@ -69,12 +69,15 @@ public enum FormatSniffer {
             couldStillMatch = true
         }
         if couldStillMatch { return .needMoreBytes }
-        for signature in signatures where signature.pattern.count >= 6 && head.count >= signature.pattern.count {
+        for signature in signatures where signature.pattern.count >= 6 {
             var mismatches = 0
-            for (index, expected) in signature.pattern.enumerated() {
+            for (index, expected) in signature.pattern.enumerated() where index < head.count {
                 if let expected, head[index] != expected { mismatches += 1 }
             }
-            if mismatches <= 2 { return .nearMiss(signature.format) }
+            guard mismatches <= 2 else { continue }
+            // Decided only once the whole signature's length is in; shorter input could still
+            // turn out a near miss (so incremental feeding agrees with one-shot sniffing).
+            return head.count >= signature.pattern.count ? .nearMiss(signature.format) : .needMoreBytes
         }
         return .unknown
     }

@@ -145,6 +145,8 @@ public final class IncrementalImageSource {
         }
         let available = status.isFinal ? session.decoder.availableFrameCount : session.decoder.completedFrameCount
         guard index >= 0, index < available else {
+            // Nothing decoded: the reason is the error (e.g. a file cut before any pixel data).
+            if available == 0, let error { throw error }
             throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
         }
         return try ImageSource.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: session.format, options: decoding)

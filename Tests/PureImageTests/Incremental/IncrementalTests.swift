@@ -46,8 +46,12 @@ import Testing
         switch source.status {
         case .complete, .unexpectedEOF:
             let count = source.properties?.frameCount ?? 0
-            guard let frames = try? (0..<count).map({ try source.image(at: $0).tightBytes }) else { return (.failed(.malformed), statuses) }
-            return (.frames(frames, truncated: source.status == .unexpectedEOF), statuses)
+            do {
+                let frames = try (0..<count).map { try source.image(at: $0).tightBytes }
+                return (.frames(frames, truncated: source.status == .unexpectedEOF), statuses)
+            } catch {
+                return (.failed((error as? DecodeError)?.kind ?? .malformed), statuses)
+            }
         case .invalidData:
             return (.failed(source.error?.kind ?? .malformed), statuses)
         default:
