@@ -50,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pureimage-bench",
-            dependencies: ["PureImage", "PureImageConformance", "CReference"]
+            dependencies: ["PureImage", "PureImageConformance", "CReference", "CZlib"]
         ),
         .testTarget(
             name: "PureImageTests",

@@ -25,3 +25,6 @@ if [ -n "${PUREIMAGE_CORPUS:-}" ]; then
 else
   echo "cli-smoke: PUREIMAGE_CORPUS not set; corpus checks skipped"
 fi
+
+# The bench never rots: its quick subset runs on every CI run (pixels checked before timing).
+bash scripts/bench.sh --quick | tail -25

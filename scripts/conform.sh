@@ -22,7 +22,5 @@ PUREIMAGE_EXTRA_CORPUS="$extra" .build/release/pureimage conform \
 echo "report: Conformance/out/conform.html"
 
 echo "== benchmark (quick)"
-if [ -x .build/release/pureimage-bench ]; then
-  .build/release/pureimage-bench --quick --json Conformance/out/bench.json || status=$?
-fi
+bash scripts/bench.sh --quick --json Conformance/out/bench.json || status=$?
 exit $status

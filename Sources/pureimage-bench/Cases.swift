@@ -1,0 +1,311 @@
+import CReference
+import PureImage
+import PureImageConformance
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a row measures.
+///
+/// Only `.decode` exists today. The later cases slot in as new kinds, each made by
+/// `CaseFactory.cases(…)` for the formats that support it, with the same verify-then-time flow:
+///   - `.scaledDecode(denominator: 8)`: JPEG 1/8 DCT-domain scaling vs libjpeg scale_denom 8
+///     (`ReferenceDecoders.jpeg(_, scaleDenominator:)` already exists);
+///   - `.incremental(chunkBytes: 4096)`: the incremental decoder fed 4 KiB chunks, timed against
+///     our own one-shot decode (the "reference" side of that row);
+///   - `.downscale`: a 12000×8000 JPEG through the downscaler, run in a child process so its
+///     peak RSS (getrusage RUSAGE_CHILDREN) can be reported as one more limit-like column.
+enum CaseKind: Equatable {
+    /// The whole image (frame 0, or every frame for animations) decoded from memory, one shot.
+    case decode
+
+    var label: String {
+        switch self {
+        case .decode: return "decode"
+        }
+    }
+}
+
+/// A reference point timed beside the two decoders: the work any decoder must at least do.
+struct LimitProbe {
+    /// Column name: "memcpy" (copy of an output-sized buffer) or "inflate" (zlib over the IDAT
+    /// stream alone, the floor for any PNG decoder built on zlib).
+    let name: String
+    /// Allocates what the probe needs (when the limits are measured, so that only one case's
+    /// buffers exist at a time) and returns the timed function, or nil when it does not apply.
+    let prepare: () -> (() -> Int)?
+}
+
+/// The reference library's pixels for verification (frame 0), or nil with its message.
+struct ReferenceOutcome {
+    var image: ComparableImage?
+    var message: String
+
+    init(image: ComparableImage?, message: String) {
+        self.image = image
+        self.message = message
+    }
+
+    /// Warnings still count as decoded: the pixels are what the library produced.
+    init(_ result: ReferenceResult) {
+        self.init(image: result.status == .rejected ? nil : result.frames.first, message: result.message)
+    }
+}
+
+/// One row of the benchmark, prepared and verified, ready to time.
+struct BenchCase {
+    let file: String
+    let format: ImageFormat
+    let variant: String
+    let kind: CaseKind
+    /// The pixel layout both sides produce, e.g. "RGBA8 (canonicalRGBA | libpng expand)".
+    var layout = ""
+    var width = 0
+    var height = 0
+    /// The timed PureImage side, present only when its pixels matched the reference.
+    var ours: (() -> Int)?
+    /// The timed reference side, present whenever the reference library decodes the file.
+    var reference: (() -> Int)?
+    /// Why `ours` is not timed (unsupported, rejected, pixels differ, …).
+    var skipReason: String?
+    var limits: [LimitProbe] = []
+
+    init(file: String, format: ImageFormat, variant: String, kind: CaseKind) {
+        self.file = file
+        self.format = format
+        self.variant = variant
+        self.kind = kind
+    }
+
+    var pixels: Int { width * height }
+}
+
+/// Heap memory freed when the last closure using it goes away (limit probes allocate theirs
+/// when measured and drop them right after).
+final class RawBuffer: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+    let count: Int
+
+    /// `count` bytes, written once so that every page is mapped before any timing.
+    init(count: Int, fill: UInt8 = 0x5A) {
+        self.count = max(count, 1)
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: self.count, alignment: 64)
+        pointer.initializeMemory(as: UInt8.self, repeating: fill, count: self.count)
+    }
+
+    deinit { pointer.deallocate() }
+}
+
+enum CaseFactory {
+    /// The rows for one file. `bytes` stays alive in the closures (decoding from memory).
+    static func cases(file: String, variant: String, bytes: [UInt8], format: ImageFormat) -> [BenchCase] {
+        switch format {
+        case .png: return [png(file: file, variant: variant, bytes: bytes)]
+        case .jpeg: return [jpeg(file: file, variant: variant, bytes: bytes)]
+        case .gif: return [gif(file: file, variant: variant, bytes: bytes)]
+        case .tiff: return [tiff(file: file, variant: variant, bytes: bytes)]
+        case .webp, .heic, .heif: return []
+        }
+    }
+
+    // MARK: - Per format
+
+    /// PNG: canonical RGBA (APNG animation off, the still default image as libpng sees it)
+    /// against libpng's expanded RGBA; 16-bit files are RGBA16 host order on both sides.
+    static func png(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
+        var benchCase = BenchCase(file: file, format: .png, variant: variant, kind: .decode)
+        var options = DecodeOptions()
+        options.decodeAPNGAnimation = false
+        verifyAndPrepare(&benchCase, bytes: bytes, options: options, output: .canonicalRGBA, timedFrame: { _ in 0 },
+                         reference: ReferenceOutcome(ReferenceDecoders.png(bytes)),
+                         layoutName: { "\(rgbaName($0)) (canonicalRGBA | libpng expand)" }) {
+            var image = PIRefImage()
+            bytes.withUnsafeBufferPointer { _ = pi_ref_png_decode($0.baseAddress, $0.count, &image) }
+            let size = image.size
+            pi_ref_image_free(&image)
+            return size
+        }
+        benchCase.limits.append(inflateProbe(png: bytes))
+        return benchCase
+    }
+
+    /// JPEG: the decoder's native output (RGB8 for colour files, Gray8 for grayscale, CMYK8 as
+    /// stored) against libjpeg-turbo's default output colour space (islow IDCT, fancy
+    /// upsampling): the layouts coincide, so no conversion is timed on either side.
+    static func jpeg(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
+        var benchCase = BenchCase(file: file, format: .jpeg, variant: variant, kind: .decode)
+        verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .native, timedFrame: { _ in 0 },
+                         reference: ReferenceOutcome(ReferenceDecoders.jpeg(bytes)),
+                         layoutName: { "\(nativeName($0)) (native | libjpeg default)" }) {
+            var image = PIRefImage()
+            bytes.withUnsafeBufferPointer { _ = pi_ref_jpeg_decode($0.baseAddress, $0.count, 1, &image) }
+            let size = image.size
+            pi_ref_image_free(&image)
+            return size
+        }
+        return benchCase
+    }
+
+    /// GIF: both sides decode every frame's LZW data. Ours: canonical RGBA of the last frame
+    /// (composition runs through every frame; a still has one). Reference: giflib DGifSlurp of
+    /// all frames plus frame 0 turned into RGBA on a transparent canvas by `composeFirstFrame`
+    /// (a giflib user must do that step; it is cheap). Verified: frame 0, ours vs giflib.
+    static func gif(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
+        var benchCase = BenchCase(file: file, format: .gif, variant: variant, kind: .decode)
+        verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .canonicalRGBA,
+                         timedFrame: { $0 - 1 }, reference: giflibFirstFrame(bytes),
+                         layoutName: { "\(rgbaName($0)) (all frames | giflib + frame-0 compose)" }) {
+            var gif = PIRefGIF()
+            bytes.withUnsafeBufferPointer { _ = pi_ref_gif_decode($0.baseAddress, $0.count, &gif) }
+            let size = composeFirstFrame(gif)?.count ?? 0
+            pi_ref_gif_free(&gif)
+            return size
+        }
+        return benchCase
+    }
+
+    /// TIFF: canonical RGBA against libtiff's TIFFReadRGBAImage (8-bit RGBA; libtiff
+    /// premultiplies unassociated alpha, the generated corpus has none). A file PureImage
+    /// refuses (e.g. a compression it does not support yet) is skipped; libtiff is timed alone.
+    static func tiff(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
+        var benchCase = BenchCase(file: file, format: .tiff, variant: variant, kind: .decode)
+        verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .canonicalRGBA, timedFrame: { _ in 0 },
+                         reference: ReferenceOutcome(ReferenceDecoders.tiffRGBA(bytes)),
+                         layoutName: { "\(rgbaName($0)) (canonicalRGBA | TIFFReadRGBAImage)" }) {
+            var image = PIRefImage()
+            bytes.withUnsafeBufferPointer { _ = pi_ref_tiff_decode_rgba($0.baseAddress, $0.count, 0, &image) }
+            let size = image.size
+            pi_ref_image_free(&image)
+            return size
+        }
+        return benchCase
+    }
+
+    // MARK: - Verification
+
+    /// Decodes both sides once (this is also the first warm-up), compares every sample, and
+    /// fills in the timed closures. A side that fails, or pixels that differ, leave `ours` nil
+    /// with the reason in `skipReason`; the reference is still timed alone if it decoded.
+    ///   - timedFrame: which frame ours draws in the timed run, given the frame count (the
+    ///     verified frame is always 0).
+    static func verifyAndPrepare(_ benchCase: inout BenchCase, bytes: [UInt8], options: DecodeOptions,
+                                 output: ImageDecodingOptions.Output, timedFrame: @escaping (Int) -> Int,
+                                 reference: ReferenceOutcome, layoutName: (ComparableImage) -> String,
+                                 timedReference: @escaping () -> Int) {
+        guard let theirs = reference.image else {
+            benchCase.skipReason = "reference library rejects the file: \(reference.message)"
+            return
+        }
+        benchCase.width = theirs.width
+        benchCase.height = theirs.height
+        benchCase.layout = layoutName(theirs)
+        benchCase.reference = timedReference
+        benchCase.limits.append(memcpyProbe(bytes: theirs.samples.count))
+
+        let decoding = ImageDecodingOptions(output: output)
+        let frameCount: Int
+        do {
+            let source = try ImageSource(bytes: bytes, options: options)
+            let bitmap = try source.image(at: 0, options: decoding)
+            if let truncation = source.truncation {
+                benchCase.skipReason = "PureImage: input truncated (\(truncation))"
+                return
+            }
+            frameCount = try source.properties().frameCount
+            if let difference = ImageComparison.compare(ComparableImage(bitmap), theirs) {
+                benchCase.skipReason = difference.x < 0
+                    ? "pixels differ: geometry/layout ours \(bitmap.width)x\(bitmap.height) \(bitmap.format), reference \(theirs.width)x\(theirs.height)x\(theirs.channels)@\(theirs.bits)"
+                    : "pixels differ: first at (\(difference.x),\(difference.y)) channel \(difference.channel), \(difference.differingSamples) samples, max \(difference.maxDifference)"
+                return
+            }
+        } catch {
+            benchCase.skipReason = "PureImage: \(error)"
+            return
+        }
+        let frame = max(0, timedFrame(frameCount))
+        benchCase.ours = {
+            do {
+                let source = try ImageSource(bytes: bytes, options: options)
+                return try source.image(at: frame, options: decoding).bytes.count
+            } catch {
+                // Decoding is deterministic and this exact call succeeded during verification.
+                fatalError("pureimage-bench: decode failed while timing after verifying: \(error)")
+            }
+        }
+    }
+
+    // MARK: - giflib frame 0
+
+    /// giflib's frame 0 as RGBA8 on the logical screen: transparent canvas, frame 0 drawn at its
+    /// offset (clipped to the screen), colour-table lookup, the transparent index left at alpha
+    /// 0, indices beyond the table drawn opaque black. nil when giflib gave no frame.
+    static func composeFirstFrame(_ gif: PIRefGIF) -> [UInt8]? {
+        guard gif.frame_count > 0, let frames = gif.frames else { return nil }
+        let screenWidth = Int(gif.width), screenHeight = Int(gif.height)
+        var canvas = [UInt8](repeating: 0, count: screenWidth * screenHeight * 4)
+        let frame = frames[0]
+        guard let indices = frame.indices else { return canvas }
+        let left = Int(frame.left), top = Int(frame.top), width = Int(frame.width), height = Int(frame.height)
+        let transparent = Int(frame.transparent_index), paletteCount = Int(frame.palette_count)
+        // Table as RGBA words, so the inner loop is one lookup and one 4-byte store.
+        var table = [UInt32](repeating: 0xFF00_0000, count: 256)  // opaque black (little-endian RGBA)
+        withUnsafeBytes(of: frame.palette) { palette in
+            for entry in 0..<min(paletteCount, 256) {
+                table[entry] = UInt32(palette[3 * entry]) | UInt32(palette[3 * entry + 1]) << 8
+                    | UInt32(palette[3 * entry + 2]) << 16 | 0xFF00_0000
+            }
+        }
+        if transparent >= 0, transparent < 256 { table[transparent] = 0 }
+        let x0 = max(0, left), x1 = min(screenWidth, left + width)
+        let y0 = max(0, top), y1 = min(screenHeight, top + height)
+        guard x0 < x1, y0 < y1 else { return canvas }
+        canvas.withUnsafeMutableBytes { raw in
+            let words = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
+            table.withUnsafeBufferPointer { lookup in
+                for y in y0..<y1 {
+                    let sourceRow = indices + (y - top) * width
+                    let targetRow = words + y * screenWidth
+                    for x in x0..<x1 {
+                        let value = lookup[Int(sourceRow[x - left])]
+                        // Transparent pixels keep the canvas (all zero) either way.
+                        targetRow[x] = value
+                    }
+                }
+            }
+        }
+        return canvas
+    }
+
+    /// giflib through CReference, frame 0 composed, for verification.
+    static func giflibFirstFrame(_ bytes: [UInt8]) -> ReferenceOutcome {
+        var gif = PIRefGIF()
+        bytes.withUnsafeBufferPointer { _ = pi_ref_gif_decode($0.baseAddress, $0.count, &gif) }
+        defer { pi_ref_gif_free(&gif) }
+        let message = withUnsafeBytes(of: gif.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard gif.status >= 0, let canvas = composeFirstFrame(gif) else {
+            return ReferenceOutcome(image: nil, message: message)
+        }
+        let image = ComparableImage(width: Int(gif.width), height: Int(gif.height), channels: 4, bits: 8, samples: canvas)
+        return ReferenceOutcome(image: image, message: message)
+    }
+
+    // MARK: - Layout names
+
+    static func rgbaName(_ image: ComparableImage) -> String {
+        image.bits == 16 ? "RGBA16" : "RGBA8"
+    }
+
+    static func nativeName(_ image: ComparableImage) -> String {
+        switch image.channels {
+        case 1: return "Gray\(image.bits)"
+        case 3: return "RGB\(image.bits)"
+        case 4: return "CMYK\(image.bits)"
+        default: return "\(image.channels)ch\(image.bits)"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark (issue 11): PureImage against libjpeg-turbo, libpng, giflib and
+# libtiff. Installs what is missing, generates the bench corpus when it is missing or older
+# than its generator, builds pureimage-bench optimised and runs it. See Docs/Performance.md.
+#
+#   bash scripts/bench.sh                      # default run (< 5 min on 2 cores), table on stdout
+#   bash scripts/bench.sh --quick              # smoke subset, < 1 min (what CI runs)
+#   bash scripts/bench.sh --json out.json      # any pureimage-bench argument passes through
+#   bash scripts/bench.sh --stability [ARGS]   # two consecutive runs, then the largest ratio drift
+#
+# Environment:
+#   PUREIMAGE_EXTRA_CORPUS  more images for the default run (default: ../shared/corpus/photos
+#                           when that folder exists)
+#   PUREIMAGE_BUILD_PATH    the build folder (default .build), e.g. a scratch path of your own
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_path="${PUREIMAGE_BUILD_PATH:-.build}"
+corpus=Conformance/bench-corpus
+generator=Conformance/generate_bench_corpus.py
+
+stability=0
+quick=0
+args=()
+for argument in "$@"; do
+  case "$argument" in
+    --stability) stability=1 ;;
+    --quick) quick=1; args+=("$argument") ;;
+    *) args+=("$argument") ;;
+  esac
+done
+
+bash scripts/install-deps.sh
+if ! python3 -c "import numpy" >/dev/null 2>&1; then
+  echo "installing: numpy (PyPI)"
+  python3 -m pip install --quiet --disable-pip-version-check numpy
+fi
+
+# The corpus is current when VERSION holds the generator's SHA-256 ("-quick" when only the
+# small set was made, which is enough for --quick).
+want="$(sha256sum "$generator" | cut -d' ' -f1)"
+have="$(cat "$corpus/VERSION" 2>/dev/null || true)"
+if [ "$have" != "$want" ] && { [ "$quick" -eq 0 ] || [ "$have" != "$want-quick" ]; }; then
+  if [ "$quick" -eq 1 ]; then
+    python3 "$generator" --quick-only
+  else
+    python3 "$generator"
+  fi
+fi
+
+if [ -z "${PUREIMAGE_EXTRA_CORPUS+set}" ] && [ -d ../shared/corpus/photos ]; then
+  export PUREIMAGE_EXTRA_CORPUS="$(cd ../shared/corpus/photos && pwd)"
+fi
+export PUREIMAGE_SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1)"
+
+swift build -c release --product pureimage-bench --scratch-path "$build_path"
+bench="$build_path/release/pureimage-bench"
+
+if [ "$stability" -eq 0 ]; then
+  exec "$bench" "${args[@]}"
+fi
+
+# --stability: the acceptance check "two consecutive runs agree on every ratio within ±5 %".
+scratch="$(mktemp -d -t pureimage-bench.XXXXXX)"
+echo "stability: the two runs' JSON go to $scratch/first.json and $scratch/second.json"
+"$bench" "${args[@]}" --json "$scratch/first.json"
+"$bench" "${args[@]}" --json "$scratch/second.json"
+python3 - "$scratch/first.json" "$scratch/second.json" <<'EOF'
+import json, sys
+first, second = (json.load(open(path)) for path in sys.argv[1:3])
+before = {(c["file"], c["kind"]): c["ratio"] for c in first["cases"] if c["ratio"] is not None}
+drifts = []
+for case in second["cases"]:
+    key = (case["file"], case["kind"])
+    if case["ratio"] is not None and key in before:
+        drifts.append((abs(case["ratio"] / before[key] - 1), case["file"], before[key], case["ratio"]))
+drifts.sort(reverse=True)
+print(f"\nstability: {len(drifts)} ratios compared between two consecutive runs")
+for drift, name, a, b in drifts[:5]:
+    print(f"  {drift * 100:5.1f} %  {name}: {a:.3f} -> {b:.3f}")
+outside = [d for d in drifts if d[0] > 0.05]
+print(f"largest drift {drifts[0][0] * 100:.1f} %; {len(outside)} outside ±5 %" if drifts else "nothing to compare")
+sys.exit(1 if outside else 0)
+EOF
