@@ -23,10 +23,16 @@ import Darwin
 enum CaseKind: Equatable {
     /// The whole image (frame 0, or every frame for animations) decoded from memory, one shot.
     case decode
+    /// `IncrementalImageSource` fed `chunkBytes` at a time (ImageIO's progressive loading),
+    /// timed against PureImage's own one-shot decode of the same file: the "reference" column
+    /// of these rows is PureImage one-shot, so the ratio is the cost of decoding incrementally
+    /// (issue target: ≤ 1.15 on the large photos).
+    case incremental(chunkBytes: Int)
 
     var label: String {
         switch self {
         case .decode: return "decode"
+        case .incremental(let chunk): return "incremental \(chunk / 1024) KiB"
         }
     }
 }
@@ -105,8 +111,10 @@ enum CaseFactory {
     /// The rows for one file. `bytes` stays alive in the closures (decoding from memory).
     static func cases(file: String, variant: String, bytes: [UInt8], format: ImageFormat) -> [BenchCase] {
         switch format {
-        case .png: return [png(file: file, variant: variant, bytes: bytes)]
-        case .jpeg: return [jpeg(file: file, variant: variant, bytes: bytes)]
+        case .png:
+            return [png(file: file, variant: variant, bytes: bytes)] + incremental(file: file, variant: variant, bytes: bytes, format: .png)
+        case .jpeg:
+            return [jpeg(file: file, variant: variant, bytes: bytes)] + incremental(file: file, variant: variant, bytes: bytes, format: .jpeg)
         case .gif: return [gif(file: file, variant: variant, bytes: bytes)]
         case .tiff: return [tiff(file: file, variant: variant, bytes: bytes)]
         case .webp, .heic, .heif: return []
@@ -184,6 +192,44 @@ enum CaseFactory {
             return size
         }
         return benchCase
+    }
+
+    /// Incremental rows are made for photos of at least this many pixels (set from the options:
+    /// large photos in the default run, a smaller threshold with --quick so the row never rots).
+    nonisolated(unsafe) static var incrementalMinimumPixels = 4_000_000
+
+    /// The incremental-vs-one-shot row for a PNG or JPEG: native output of both, verified equal.
+    static func incremental(file: String, variant: String, bytes: [UInt8], format: ImageFormat) -> [BenchCase] {
+        var options = DecodeOptions()
+        options.decodeAPNGAnimation = false
+        let native = ImageDecodingOptions(output: .native)
+        guard let source = try? ImageSource(bytes: bytes, options: options), source.truncation == nil,
+              let oneShot = try? source.image(options: native),
+              oneShot.width * oneShot.height >= incrementalMinimumPixels else { return [] }
+        let chunk = 4096
+        var benchCase = BenchCase(file: file, format: format, variant: variant, kind: .incremental(chunkBytes: chunk))
+        benchCase.width = oneShot.width
+        benchCase.height = oneShot.height
+        benchCase.layout = "native (incremental 4 KiB | PureImage one-shot)"
+        func feed() -> Bitmap? {
+            let loading = IncrementalImageSource(options: options)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + chunk)
+                loading.append(bytes[start..<end], final: end == bytes.count)
+                start = end
+            }
+            return loading.status == .complete ? try? loading.image(options: native) : nil
+        }
+        guard let incremental = feed(), incremental.bytes == oneShot.bytes else {
+            benchCase.skipReason = "incremental result differs from the one-shot decode"
+            return [benchCase]
+        }
+        benchCase.reference = {
+            (try? ImageSource(bytes: bytes, options: options).image(options: native))?.bytes.count ?? 0
+        }
+        benchCase.ours = { feed()?.bytes.count ?? 0 }
+        return [benchCase]
     }
 
     // MARK: - Verification

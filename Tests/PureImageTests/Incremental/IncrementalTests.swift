@@ -45,7 +45,8 @@ import Testing
         if bytes.isEmpty { source.update(data: [], final: true); statuses.append(source.status) }
         switch source.status {
         case .complete, .unexpectedEOF:
-            let count = source.properties?.frameCount ?? 0
+            // No header at all: what a one-shot decode reports as its error.
+            guard let count = source.properties?.frameCount else { return (.failed(source.error?.kind ?? .truncated), statuses) }
             do {
                 let frames = try (0..<count).map { try source.image(at: $0).tightBytes }
                 return (.frames(frames, truncated: source.status == .unexpectedEOF), statuses)
