@@ -208,9 +208,37 @@ public enum FileComparison {
             return
         }
         judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
+        // Later pages (IFDs), where both decode them: the same comparison, page by page.
+        if report.verdict == .identical, report.frames > 1, let source = try? ImageSource(bytes: bytes) {
+            for page in 1..<report.frames {
+                let theirs = ReferenceDecoders.tiffRGBA(bytes, page: page)
+                guard theirs.status != .rejected,
+                      let bitmap = try? source.image(at: page, options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))) else { continue }
+                var image = ComparableImage(bitmap)
+                flipLikeLibtiff(&image, orientation: pageOrientation(bytes, page: page))
+                judge(ours: image, truncated: false, reference: theirs, frame: 0, into: &report, tamper: nil)
+                if report.verdict != .identical {
+                    report.differingFrame = page
+                    report.detail = "page \(page): " + report.detail
+                    return
+                }
+            }
+        }
         if report.verdict == .identical && reference.status == .warning {
             report.detail = "libtiff warned: \(reference.message)"
         }
+    }
+
+    /// The Orientation tag of page `page` (1 when absent), read with the library's inspector.
+    static func pageOrientation(_ bytes: [UInt8], page: Int) -> Int {
+        var index = -1
+        for entry in Inspector.inspect(bytes) {
+            if entry.name.hasPrefix("IFD ") { index = Int(entry.name.dropFirst(4)) ?? -1 }
+            if index == page, entry.name == "Orientation (274)", let value = entry.detail.split(separator: "=").last {
+                return Int(value.filter { $0 != " " }) ?? 1
+            }
+        }
+        return 1
     }
 
     /// The flips libtiff's RGBA interface applies for an Orientation tag (see `compareTIFF`).

@@ -98,7 +98,8 @@ final class DecodeSession {
             return PNGDecoder(options: options)
         case .gif: return GIFDecoder(options: options)
         case .jpeg: return JPEGDecoder(options: options)
-        case .tiff, .webp, .heic, .heif:
+        case .tiff: return TIFFDecoder(options: options)
+        case .webp, .heic, .heif:
             throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
         }
     }

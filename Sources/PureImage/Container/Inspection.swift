@@ -38,8 +38,7 @@ public enum Inspector {
             case .png: entries += PNGInspector.walk(bytes)
             case .gif: entries += GIFInspector.walk(bytes)
             case .jpeg: entries += JPEGInspector.walk(bytes)
-            case .tiff:
-                entries.append(InspectionEntry(offset: 0, name: "note", detail: "no structure walker for \(format.rawValue) yet"))
+            case .tiff: entries += TIFFInspector.walk(bytes)
             case .webp, .heic, .heif:
                 entries.append(InspectionEntry(offset: 0, name: "note", detail: "\(format.rawValue) is recognised, not supported"))
             }

@@ -1,0 +1,201 @@
+/// Turns one strip or tile's stored bytes into its samples (§8 Compression, §9 PackBits,
+/// §13 LZW, Adobe Deflate; FillOrder §8; byte order §2), ready for the predictor.
+enum TIFFDecompressor {
+    /// What became of one chunk.
+    struct Outcome {
+        var bytes: [UInt8]
+        /// Bytes actually decoded (the rest of `bytes` is zero).
+        var decoded: Int
+        /// A recoverable problem (short data, corrupt tail), for a warning.
+        var problem: String?
+    }
+
+    /// §8 FillOrder 2: bit 0 of each byte is the first bit. Reverses each byte's bits.
+    static let reversedBits: [UInt8] = (0..<256).map { value in
+        var input = UInt8(value), output: UInt8 = 0
+        for _ in 0..<8 { output = output << 1 | (input & 1); input >>= 1 }
+        return output
+    }
+
+    /// Decodes `stored` (the chunk's bytes as found in the file) into `expected` bytes.
+    static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
+                       limits: DecodeLimits = .default) throws(DecodeError) -> Outcome {
+        var input = stored
+        if layout.reversedBits {
+            input = ArraySlice(stored.map { reversedBits[Int($0)] })
+        }
+        var output = [UInt8](repeating: 0, count: expected)
+        var decoded = 0
+        var problem: String?
+        switch layout.compression {
+        case 1:
+            decoded = min(expected, input.count)
+            output.replaceSubrange(0..<decoded, with: input.prefix(decoded))
+        case 32773:
+            decoded = PackBits.decode(input, into: &output)
+        case 5:
+            // libtiff tif_lzw.c: data starting 00 and then an odd byte is the old (LSB-first,
+            // pre-6.0) flavour.
+            if input.count >= 2 && input[input.startIndex] == 0 && input[input.startIndex + 1] & 1 == 1 {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset, TIFFError.oldStyleLZW)
+            }
+            var lzw = TIFFLZWDecoder()
+            let result = lzw.decode(input, into: &output)
+            decoded = result.written
+            if case .corrupt(let message) = result.outcome { problem = "LZW: \(message)" }
+        case 8, 32946:
+            let result = inflate(input, into: &output)
+            decoded = result.written
+            problem = result.problem
+        case 7:
+            let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
+            decoded = result.written
+            problem = result.problem
+        default:
+            throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                              TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+        }
+        if decoded < expected && problem == nil {
+            problem = "strip or tile at \(offset) decodes to \(decoded) of \(expected) bytes"
+        }
+        return Outcome(bytes: output, decoded: decoded, problem: problem)
+    }
+
+    /// Technical Note 2 JPEG: the chunk's stream, completed with the JPEGTables stream (its
+    /// tables spliced in before the chunk's frame: tables minus EOI + chunk minus SOI), decoded
+    /// by PureImage's JPEG decoder; its rows (chunk width × rows × samples, 8-bit) are copied
+    /// into `output`.
+    private static func decodeJPEG(_ input: ArraySlice<UInt8>, tables: [UInt8]?, into output: inout [UInt8],
+                                   layout: TIFFImageLayout, offset: Int, limits: DecodeLimits) throws(DecodeError) -> (written: Int, problem: String?) {
+        // libtiff (tif_jpeg.c JPEGSetupDecode): JPEGTables must be a tables-only stream, SOI … EOI.
+        if let tables, tables.count < 4 || tables[0] != 0xFF || tables[1] != 0xD8 || tables[tables.count - 2] != 0xFF || tables[tables.count - 1] != 0xD9 {
+            throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.invalidField(tag: TIFFTag.jpegTables, "JPEGTables is not a tables-only JPEG stream"))
+        }
+        var stream: [UInt8]
+        if let tables, tables.count >= 4, input.count >= 2, input[input.startIndex] == 0xFF, input[input.startIndex + 1] == 0xD8 {
+            stream = Array(tables.prefix(tables.count - 2))
+            stream += input.dropFirst(2)
+        } else {
+            stream = Array(input)
+        }
+        if layout.photometric == .rgb && layout.samplesPerPlane == 3 && !jpegStreamIsUntransformedRGB(stream) {
+            throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                              TIFFError.unsupportedLayout("JPEG-compressed RGB whose stream would be colour-transformed"))
+        }
+        let bitmap: Bitmap
+        do throws(DecodeError) {
+            // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails there).
+            let source = try ImageSource(bytes: stream, options: DecodeOptions(limits: limits))
+            bitmap = try source.image(options: ImageDecodingOptions(output: .native)).tightlyPacked()
+        } catch {
+            if error.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, error.reason) }
+            return (0, "JPEG: \(error)")
+        }
+        let channels = layout.samplesPerPlane
+        guard bitmap.format.bitsPerComponent == 8, bitmap.format.componentsPerPixel == channels,
+              bitmap.format.colorModel == (channels == 1 ? .gray : .rgb) else {
+            throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                              TIFFError.unsupportedLayout("JPEG data decoding to \(bitmap.format.summary)"))
+        }
+        // Rows of the JPEG image inside the chunk (the JPEG may be narrower or shorter).
+        let rowBytes = layout.chunkRowBytes
+        let copyBytes = min(rowBytes, bitmap.width * channels)
+        let rows = min(output.count / max(rowBytes, 1), bitmap.height)
+        for row in 0..<rows {
+            let from = row * bitmap.bytesPerRow
+            output.replaceSubrange(row * rowBytes ..< row * rowBytes + copyBytes, with: bitmap.bytes[from ..< from + copyBytes])
+        }
+        return (rows * rowBytes, nil)
+    }
+
+    /// For photometric RGB, libtiff has libjpeg pass the components through untransformed. A
+    /// JPEG decoder following libjpeg's colour-space guess (T.872 / libjpeg `jdapimin.c`) also
+    /// leaves them untransformed only for an Adobe marker with transform 0, or (without JFIF and
+    /// Adobe markers) component ids 'R', 'G', 'B'. Scans the marker segments before the frame.
+    static func jpegStreamIsUntransformedRGB(_ stream: [UInt8]) -> Bool {
+        var index = 2
+        var sawJFIF = false
+        var adobeTransform: UInt8?
+        while index + 4 <= stream.count {
+            guard stream[index] == 0xFF else { return false }
+            let marker = stream[index + 1]
+            if marker == 0xFF { index += 1; continue }
+            let length = Int(stream[index + 2]) << 8 | Int(stream[index + 3])
+            let body = index + 4
+            if marker == 0xE0 && body + 4 <= stream.count && Array(stream[body ..< body + 4]) == Array("JFIF".utf8) { sawJFIF = true }
+            if marker == 0xEE && body + 12 <= stream.count && Array(stream[body ..< body + 5]) == Array("Adobe".utf8) { adobeTransform = stream[body + 11] }
+            if (0xC0...0xC2).contains(marker) {
+                if let adobeTransform { return adobeTransform == 0 }
+                guard !sawJFIF, body + 6 + 9 <= stream.count, stream[body + 5] == 3 else { return false }
+                return stream[body + 6] == 0x52 && stream[body + 9] == 0x47 && stream[body + 12] == 0x42
+            }
+            guard length >= 2 else { return false }
+            index += 2 + length
+        }
+        return false
+    }
+
+    /// zlib into a fixed-size buffer, stopping once it is full (libtiff's Deflate decoder also
+    /// ignores data after the bytes it wants, e.g. a last strip with extra data).
+    private static func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> (written: Int, problem: String?) {
+        let inflater = ZlibInflater()
+        var consumed = 0
+        var written = 0
+        let total = output.count
+        while written < total {
+            let step = input.withUnsafeBytes { source in
+                output.withUnsafeMutableBytes { destination in
+                    inflater.inflate(input: UnsafeRawBufferPointer(rebasing: source[consumed...]),
+                                     output: UnsafeMutableRawBufferPointer(rebasing: destination[written...]))
+                }
+            }
+            consumed += step.consumed
+            written += step.produced
+            switch step.status {
+            case .streamEnd: return (written, nil)
+            case .corrupt(let message): return (written, "Deflate: \(message)")
+            case .ok: if step.consumed == 0 && step.produced == 0 { return (written, nil) }
+            }
+        }
+        return (written, nil)
+    }
+
+    /// 16-bit samples in a little-endian file become big-endian (`PixelFormat` `.default`
+    /// order), so the predictor and rendering never branch on the file's byte order.
+    static func normaliseByteOrder(_ bytes: inout [UInt8], layout: TIFFImageLayout, endianness: Endianness) {
+        guard layout.bitsPerSample == 16, endianness == .littleEndian else { return }
+        var index = 0
+        while index + 1 < bytes.count {
+            bytes.swapAt(index, index + 1)
+            index += 2
+        }
+    }
+
+    /// §14 Differencing Predictor 2: "each sample … is the difference from the previous sample
+    /// in the same row" (per component, modulo 2^bits). Undoes it row by row in place; 16-bit
+    /// samples are big-endian here.
+    static func undoPredictor(_ bytes: inout [UInt8], rowBytes: Int, rows: Int, samplesPerPixel: Int, bitsPerSample: Int) {
+        let stride = samplesPerPixel
+        for row in 0..<rows {
+            let start = row * rowBytes
+            guard start + rowBytes <= bytes.count else { return }
+            if bitsPerSample == 8 {
+                var index = start + stride
+                while index < start + rowBytes {
+                    bytes[index] = bytes[index] &+ bytes[index - stride]
+                    index += 1
+                }
+            } else {
+                let samples = rowBytes / 2
+                var sample = stride
+                while sample < samples {
+                    let here = start + 2 * sample, before = here - 2 * stride
+                    let value = (UInt16(bytes[here]) << 8 | UInt16(bytes[here + 1])) &+ (UInt16(bytes[before]) << 8 | UInt16(bytes[before + 1]))
+                    bytes[here] = UInt8(value >> 8)
+                    bytes[here + 1] = UInt8(value & 0xFF)
+                    sample += 1
+                }
+            }
+        }
+    }
+}

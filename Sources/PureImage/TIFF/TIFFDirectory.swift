@@ -1,0 +1,212 @@
+/// TIFF 6.0 §2 Image File Header: byte order ("II" little-endian, "MM" big-endian), 42, and the
+/// offset of the first IFD.
+///
+/// ```
+/// 0000  49 49 2A 00 08 00 00 00    "II", 42 (LE), first IFD at 8
+/// 0000  4D 4D 00 2A 00 00 00 08    "MM", 42 (BE), first IFD at 8
+/// ```
+struct TIFFHeader {
+    let endianness: Endianness
+    let firstIFD: Int
+
+    /// Parses the 8 header bytes (`reader` must hold them).
+    init(parsing reader: ByteReader) throws(DecodeError) {
+        func get<T>(_ read: () throws(ByteReaderError) -> T) throws(DecodeError) -> T {
+            do throws(ByteReaderError) { return try read() } catch {
+                throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "the header"))
+            }
+        }
+        let b0 = try get { () throws(ByteReaderError) in try reader.getUInt8(at: 0) }
+        let b1 = try get { () throws(ByteReaderError) in try reader.getUInt8(at: 1) }
+        switch (b0, b1) {
+        case (0x49, 0x49): endianness = .littleEndian
+        case (0x4D, 0x4D): endianness = .bigEndian
+        default:
+            throw DecodeError(.malformed, format: .tiff, offset: 0, TIFFError.badByteOrder(found: [b0, b1]))
+        }
+        let order = endianness
+        let magic = try get { () throws(ByteReaderError) in try reader.getUInt16(at: 2, order) }
+        if magic == 43 {
+            throw DecodeError(.unsupported, format: .tiff, offset: 2, TIFFError.bigTIFF)
+        }
+        guard magic == 42 else {
+            throw DecodeError(.malformed, format: .tiff, offset: 2, TIFFError.badMagic(magic))
+        }
+        firstIFD = Int(try get { () throws(ByteReaderError) in try reader.getUInt32(at: 4, order) })
+    }
+}
+
+/// One 12-byte IFD entry (§2): tag, type, count, and the value itself when it fits in four
+/// bytes, else the offset of the value ("value-or-offset" rule: §2 "the Value Offset … contains
+/// the Value instead of pointing to the Value if and only if the Value fits into 4 bytes").
+struct TIFFEntry {
+    let tag: Int
+    /// Nil for a type this decoder does not know (the entry is then ignored, as libtiff does).
+    let type: TIFFFieldType?
+    let rawType: Int
+    let count: Int
+    /// Where the entry's 12 bytes start.
+    let entryOffset: Int
+    /// Where the value bytes are: inside the entry (entryOffset + 8) or at the stored offset.
+    let valueOffset: Int
+    /// count × type size (0 for unknown types), computed without overflow (count < 2^32, size ≤ 8).
+    let byteCount: Int
+    var isInline: Bool { valueOffset == entryOffset + 8 }
+}
+
+/// One Image File Directory (§2): its entries sorted by tag, and the offset of the next one.
+struct TIFFDirectory {
+    let offset: Int
+    let entries: [TIFFEntry]
+    let nextOffset: Int
+    let endianness: Endianness
+
+    /// Parses the IFD at `offset`. `reader` covers the input so far; `.needMoreInput` when the
+    /// IFD's bytes have not all arrived (and the input is open).
+    static func parse(at offset: Int, reader: ByteReader, endianness: Endianness, isClosed: Bool) throws(DecodeError) -> TIFFDirectory? {
+        let size = reader.window.upperBound
+        guard offset >= 8 else {
+            throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.directoryOutsideFile(offset: offset))
+        }
+        guard offset + 2 <= size else {
+            if !isClosed { return nil }
+            throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.directoryOutsideFile(offset: offset))
+        }
+        let count: Int
+        do throws(ByteReaderError) { count = Int(try reader.getUInt16(at: offset, endianness)) } catch {
+            throw DecodeError(.truncated, format: .tiff, offset: offset, TIFFError.truncated(inside: "an IFD"))
+        }
+        guard count > 0 else {
+            throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.emptyDirectory(offset: offset))
+        }
+        // 2 + 12 × 65535 + 4 fits comfortably in Int.
+        let entriesEnd = offset + 2 + 12 * count
+        var nextOffset = 0
+        if entriesEnd + 4 > size {
+            if !isClosed { return nil }
+            // libtiff reads what entries there are and treats a missing next-IFD offset as 0.
+            guard entriesEnd <= size else {
+                throw DecodeError(.truncated, format: .tiff, offset: size, TIFFError.truncated(inside: "the IFD at \(offset)"))
+            }
+        }
+        var entries: [TIFFEntry] = []
+        entries.reserveCapacity(count)
+        do throws(ByteReaderError) {
+            for index in 0..<count {
+                let at = offset + 2 + 12 * index
+                let tag = Int(try reader.getUInt16(at: at, endianness))
+                let rawType = Int(try reader.getUInt16(at: at + 2, endianness))
+                let valueCount = Int(try reader.getUInt32(at: at + 4, endianness))
+                let type = TIFFFieldType(rawValue: rawType)
+                let bytes = (type?.size ?? 0) * valueCount
+                let valueOffset = bytes <= 4 ? at + 8 : Int(try reader.getUInt32(at: at + 8, endianness))
+                entries.append(TIFFEntry(tag: tag, type: type, rawType: rawType, count: valueCount,
+                                         entryOffset: at, valueOffset: valueOffset, byteCount: bytes))
+            }
+            if entriesEnd + 4 <= size { nextOffset = Int(try reader.getUInt32(at: entriesEnd, endianness)) }
+        } catch {
+            throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "an IFD"))
+        }
+        // §2: "The entries in an IFD must be sorted in ascending order by Tag." libtiff sorts
+        // unsorted directories with a warning; a stable sort keeps the first of duplicates first.
+        let sorted = entries.enumerated().sorted { ($0.element.tag, $0.offset) < ($1.element.tag, $1.offset) }.map(\.element)
+        return TIFFDirectory(offset: offset, entries: sorted, nextOffset: nextOffset, endianness: endianness)
+    }
+
+    /// The first entry with `tag` (libtiff ignores later duplicates).
+    func entry(_ tag: Int) -> TIFFEntry? { entries.first { $0.tag == tag } }
+
+    /// The integer values of `tag`, or nil when absent or not of an integer type. Throws when
+    /// the values lie outside the input or exceed `maxCount`.
+    ///
+    /// `readingAtMost`: read only the first values (libtiff reads strip arrays with the number of
+    /// strips as a limit, TIFFReadDirEntryLong8ArrayWithLimit, whatever count the entry claims).
+    func integers(_ tag: Int, reader: ByteReader, maxCount: Int, readingAtMost: Int? = nil) throws(DecodeError) -> [Int]? {
+        guard let entry = entry(tag), let type = entry.type, type.isInteger else { return nil }
+        let wanted = min(entry.count, readingAtMost ?? entry.count)
+        guard wanted <= maxCount else {
+            throw DecodeError(.limitExceeded, format: .tiff, offset: entry.entryOffset,
+                              TIFFError.invalidField(tag: tag, "\(entry.count) values, at most \(maxCount) expected"))
+        }
+        let (end, overflow) = entry.valueOffset.addingReportingOverflow(wanted * type.size)
+        guard !overflow, end <= reader.window.upperBound else {
+            throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
+                              TIFFError.valueOutsideFile(tag: entry.tag, offset: entry.valueOffset, bytes: entry.byteCount))
+        }
+        var values: [Int] = []
+        values.reserveCapacity(wanted)
+        do throws(ByteReaderError) {
+            for index in 0..<wanted {
+                let at = entry.valueOffset + index * type.size
+                switch type {
+                case .byte, .undefined: values.append(Int(try reader.getUInt8(at: at)))
+                case .sbyte: values.append(Int(Int8(bitPattern: try reader.getUInt8(at: at))))
+                case .short: values.append(Int(try reader.getUInt16(at: at, endianness)))
+                case .sshort: values.append(Int(Int16(bitPattern: try reader.getUInt16(at: at, endianness))))
+                case .long, .ifd: values.append(Int(try reader.getUInt32(at: at, endianness)))
+                case .slong: values.append(Int(Int32(bitPattern: try reader.getUInt32(at: at, endianness))))
+                case .long8, .ifd8, .slong8: values.append(Int(truncatingIfNeeded: try reader.getUInt64(at: at, endianness)))
+                default: return nil
+                }
+            }
+        } catch {
+            throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
+                              TIFFError.valueOutsideFile(tag: tag, offset: entry.valueOffset, bytes: entry.byteCount))
+        }
+        return values
+    }
+
+    /// The first integer value of `tag`, or `defaultValue` when absent.
+    func integer(_ tag: Int, reader: ByteReader, default defaultValue: Int? = nil) throws(DecodeError) -> Int? {
+        guard let values = try integers(tag, reader: reader, maxCount: 1 << 20), let first = values.first else { return defaultValue }
+        return first
+    }
+
+    /// RATIONAL / FLOAT / DOUBLE values as Double (integers are converted too).
+    func reals(_ tag: Int, reader: ByteReader) throws(DecodeError) -> [Double]? {
+        guard let entry = entry(tag), let type = entry.type, entry.count <= 4096 else { return nil }
+        if type.isInteger { return try integers(tag, reader: reader, maxCount: 4096)?.map(Double.init) }
+        try checkInside(entry, reader: reader)
+        var values: [Double] = []
+        do throws(ByteReaderError) {
+            for index in 0..<entry.count {
+                let at = entry.valueOffset + index * type.size
+                switch type {
+                case .rational:
+                    let n = try reader.getUInt32(at: at, endianness), d = try reader.getUInt32(at: at + 4, endianness)
+                    values.append(d == 0 ? 0 : Double(n) / Double(d))
+                case .srational:
+                    let n = Int32(bitPattern: try reader.getUInt32(at: at, endianness))
+                    let d = Int32(bitPattern: try reader.getUInt32(at: at + 4, endianness))
+                    values.append(d == 0 ? 0 : Double(n) / Double(d))
+                case .float: values.append(Double(Float(bitPattern: try reader.getUInt32(at: at, endianness))))
+                case .double: values.append(Double(bitPattern: try reader.getUInt64(at: at, endianness)))
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        return values
+    }
+
+    /// The raw value bytes of `tag` (for JPEGTables, ICC profiles and the like).
+    func bytes(_ tag: Int, reader: ByteReader, limit: Int) throws(DecodeError) -> [UInt8]? {
+        guard let entry = entry(tag), entry.type != nil else { return nil }
+        guard entry.byteCount <= limit else {
+            throw DecodeError(.limitExceeded, format: .tiff, offset: entry.entryOffset, LimitReason.metadataTooLarge(limit: limit))
+        }
+        try checkInside(entry, reader: reader)
+        do throws(ByteReaderError) { return Array(try reader.getBytes(at: entry.valueOffset, count: entry.byteCount)) } catch {
+            return nil
+        }
+    }
+
+    private func checkInside(_ entry: TIFFEntry, reader: ByteReader) throws(DecodeError) {
+        let (end, overflow) = entry.valueOffset.addingReportingOverflow(entry.byteCount)
+        guard !overflow, end <= reader.window.upperBound else {
+            throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
+                              TIFFError.valueOutsideFile(tag: entry.tag, offset: entry.valueOffset, bytes: entry.byteCount))
+        }
+    }
+}

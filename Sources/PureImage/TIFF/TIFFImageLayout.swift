@@ -1,0 +1,272 @@
+/// What one IFD says about its image, validated once (§8 baseline fields, §14–§16, §21):
+/// every value below is in range when a `TIFFImageLayout` exists, and later stages rely on it.
+struct TIFFImageLayout {
+    enum Photometric: Int {
+        case whiteIsZero = 0, blackIsZero = 1, rgb = 2, palette = 3, transparencyMask = 4
+        case separated = 5, ycbcr = 6, cieLab = 8
+    }
+    /// ExtraSamples (§8) meaning of the first extra sample.
+    enum Alpha { case none, associated, unassociated }
+
+    /// 1 ... 2^32 − 1 (§8 ImageWidth, ImageLength; 0 is refused).
+    let width: Int
+    let height: Int
+    /// 1, 2, 4, 8 or 16 (all samples the same size).
+    let bitsPerSample: Int
+    /// 1 ... 65535.
+    let samplesPerPixel: Int
+    let compression: Int
+    let photometric: Photometric
+    /// §8 FillOrder 2: the bits of each byte are stored least significant first.
+    let reversedBits: Bool
+    /// PlanarConfiguration 2 with more than one sample (libtiff's isContig rule).
+    let isPlanar: Bool
+    /// 1 (none) or 2 (horizontal differencing).
+    let predictor: Int
+    let extraSamples: [Int]
+    let alpha: Alpha
+    let orientation: Int
+    /// 16-bit ColorMap values, 3 × 2^bitsPerSample (palette images only).
+    let colorMap: [Int]
+    let inkSet: Int
+    let ycbcrSubsampling: (Int, Int)
+    let referenceBlackWhite: [Double]
+    let ycbcrCoefficients: [Double]
+    let jpegTables: [UInt8]?
+
+    /// Strips or tiles: the size of one chunk (strips are image-wide).
+    let chunkWidth: Int
+    let chunkHeight: Int
+    let isTiled: Bool
+    let chunksAcross: Int
+    let chunksDown: Int
+    let offsets: [Int]
+    let byteCounts: [Int]
+
+    /// Samples stored per pixel in one plane: all of them (chunky) or one (planar).
+    var samplesPerPlane: Int { isPlanar ? 1 : samplesPerPixel }
+    var planeCount: Int { isPlanar ? samplesPerPixel : 1 }
+    var chunksPerPlane: Int { chunksAcross * chunksDown }
+    /// Bytes in one row of a chunk (§8 "each row … begins on a byte boundary").
+    var chunkRowBytes: Int { (chunkWidth * bitsPerSample * samplesPerPlane + 7) / 8 }
+    /// Bytes in one row of the image in one plane.
+    var planeRowBytes: Int { (width * bitsPerSample * samplesPerPlane + 7) / 8 }
+    var colorChannels: Int { samplesPerPixel - extraSamples.count }
+    /// §21: YCbCr stored as data units of h × v luma samples followed by Cb and Cr.
+    var isSubsampledYCbCr: Bool { photometric == .ycbcr && compression != 7 && ycbcrSubsampling != (1, 1) }
+    /// Bytes of a subsampled YCbCr chunk of `rows` rows: whole data units (rows and columns
+    /// rounded up to the subsampling), as libtiff's TIFFVStripSize computes it.
+    func subsampledChunkBytes(rows: Int) -> Int {
+        let (h, v) = ycbcrSubsampling
+        return (rows + v - 1) / v * ((chunkWidth + h - 1) / h) * (h * v + 2)
+    }
+
+    /// Builds the layout from `directory`; `reader` covers the whole input (closed) or what has
+    /// arrived. `limits` bound the image and every array read.
+    init(directory: TIFFDirectory, reader: ByteReader, limits: DecodeLimits) throws(DecodeError) {
+        let at = directory.offset
+        func fail(_ kind: DecodeError.Kind, _ reason: TIFFError) -> DecodeError {
+            DecodeError(kind, format: .tiff, offset: at, reason)
+        }
+        guard let width = try directory.integer(TIFFTag.imageWidth, reader: reader) else { throw fail(.malformed, .missingField("ImageWidth")) }
+        guard let height = try directory.integer(TIFFTag.imageLength, reader: reader) else { throw fail(.malformed, .missingField("ImageLength")) }
+        guard width > 0 else { throw fail(.malformed, .invalidValue(field: "ImageWidth", value: width)) }
+        guard height > 0 else { throw fail(.malformed, .invalidValue(field: "ImageLength", value: height)) }
+        _ = try SizeMath.checkImage(width: width, height: height, bytesPerPixel: 4, limits: limits, format: .tiff, offset: at)
+        self.width = width
+        self.height = height
+
+        let samples = try directory.integer(TIFFTag.samplesPerPixel, reader: reader, default: 1) ?? 1
+        guard (1...65535).contains(samples) else { throw fail(.malformed, .invalidValue(field: "SamplesPerPixel", value: samples)) }
+        samplesPerPixel = samples
+        let bits = try directory.integers(TIFFTag.bitsPerSample, reader: reader, maxCount: 65535) ?? [1]
+        let bps = bits.first ?? 1
+        // libtiff uses the first value for every sample; so do we.
+        guard [1, 2, 4, 8, 16].contains(bps) else { throw fail(.unsupported, .unsupportedBitsPerSample(bps)) }
+        bitsPerSample = bps
+        let sampleFormat = try directory.integer(TIFFTag.sampleFormat, reader: reader, default: 1) ?? 1
+        // §19: 1 unsigned, 2 signed (rendered as unsigned, as libtiff's RGBA interface does),
+        // 3 IEEE float, 4 undefined (treated as unsigned).
+        guard sampleFormat != 3 else { throw fail(.unsupported, .unsupportedSampleFormat(sampleFormat)) }
+
+        compression = try directory.integer(TIFFTag.compression, reader: reader, default: 1) ?? 1
+        switch compression {
+        case 1, 5, 7, 8, 32946, 32773: break
+        default:
+            throw fail(.unsupported, .unsupportedCompression(code: compression, name: TIFFTag.compressionName(compression)))
+        }
+
+        let extras = try directory.integers(TIFFTag.extraSamples, reader: reader, maxCount: 65535) ?? []
+        guard extras.count < samples || extras.isEmpty else {
+            throw fail(.malformed, .invalidField(tag: TIFFTag.extraSamples, "\(extras.count) extra samples for \(samples) samples per pixel"))
+        }
+        extraSamples = extras
+        // libtiff tif_getimage.c: 1 = associated, 2 = unassociated; 0 (unspecified) counts as
+        // associated alpha when there are more than 3 samples.
+        let photometricValue = try directory.integer(TIFFTag.photometric, reader: reader)
+        switch extras.first {
+        case 1: alpha = .associated
+        case 2: alpha = .unassociated
+        case 0 where samples > 3: alpha = .associated
+        default:
+            // libtiff (DEFAULT_EXTRASAMPLE_AS_ALPHA, on by default): RGB with 4 samples and no
+            // ExtraSamples tag has its 4th sample taken as associated alpha.
+            alpha = extras.isEmpty && samples == 4 && photometricValue == 2 ? .associated : .none
+        }
+
+        let colorChannels = samples - extras.count
+        if let value = photometricValue {
+            guard let photometric = Photometric(rawValue: value) else { throw fail(.unsupported, .unsupportedPhotometric(value)) }
+            self.photometric = photometric
+        } else {
+            // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero, 3 → RGB.
+            switch colorChannels {
+            case 1: photometric = .blackIsZero
+            case 3: photometric = .rgb
+            default: throw fail(.malformed, .missingField("PhotometricInterpretation"))
+            }
+        }
+        switch photometric {
+        case .transparencyMask, .cieLab: throw fail(.unsupported, .unsupportedPhotometric(photometric.rawValue))
+        case .rgb where colorChannels < 3:
+            throw fail(.unsupported, .unsupportedLayout("RGB with \(colorChannels) colour channels"))
+        case .separated where samples < 4:
+            throw fail(.unsupported, .unsupportedLayout("CMYK with \(samples) samples per pixel"))
+        case .ycbcr where samples < 3:
+            throw fail(.unsupported, .unsupportedLayout("YCbCr with \(samples) samples per pixel"))
+        default: break
+        }
+
+        let fill = try directory.integer(TIFFTag.fillOrder, reader: reader, default: 1) ?? 1
+        reversedBits = fill == 2
+        let planar = try directory.integer(TIFFTag.planarConfiguration, reader: reader, default: 1) ?? 1
+        guard planar == 1 || planar == 2 else { throw fail(.malformed, .invalidValue(field: "PlanarConfiguration", value: planar)) }
+        isPlanar = planar == 2 && samples > 1
+        predictor = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
+        switch predictor {
+        case 1: break
+        case 2 where bps == 8 || bps == 16: break
+        default: throw fail(.unsupported, .unsupportedPredictor(value: predictor, bitsPerSample: bps))
+        }
+        let orientation = try directory.integer(TIFFTag.orientation, reader: reader, default: 1) ?? 1
+        self.orientation = (1...8).contains(orientation) ? orientation : 1
+        inkSet = try directory.integer(TIFFTag.inkSet, reader: reader, default: 1) ?? 1
+        if photometric == .separated && inkSet != 1 {
+            throw fail(.unsupported, .unsupportedLayout("InkSet \(inkSet) (not CMYK)"))
+        }
+
+        if photometric == .palette {
+            guard bps <= 8 else { throw fail(.unsupported, .unsupportedLayout("palette with \(bps)-bit samples")) }
+            let expected = 3 << bps
+            guard let map = try directory.integers(TIFFTag.colorMap, reader: reader, maxCount: 3 << 16) else {
+                throw fail(.malformed, .missingField("ColorMap"))
+            }
+            guard map.count >= expected else { throw fail(.malformed, .invalidColorMap(count: map.count, expected: expected)) }
+            colorMap = map
+        } else {
+            colorMap = []
+        }
+
+        let subsampling = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16) ?? [2, 2]
+        ycbcrSubsampling = (subsampling.first ?? 2, subsampling.count > 1 ? subsampling[1] : 2)
+        referenceBlackWhite = try directory.reals(TIFFTag.referenceBlackWhite, reader: reader) ?? []
+        ycbcrCoefficients = try directory.reals(TIFFTag.ycbcrCoefficients, reader: reader) ?? []
+        jpegTables = try directory.bytes(TIFFTag.jpegTables, reader: reader, limit: limits.maxMetadataBytes)
+        if compression == 7 {
+            // Technical Note 2 JPEG: each strip or tile is a JPEG stream (abbreviated, its tables
+            // in JPEGTables). libtiff has libjpeg convert YCbCr to RGB and passes other colour
+            // spaces through untransformed; PureImage's JPEG decoder chooses its transform from
+            // the stream, so only YCbCr (contiguous) and gray are taken.
+            let acceptable = bps == 8 && predictor == 1 && (((photometric == .ycbcr || photometric == .rgb) && planar == 1 && samples == 3)
+                || (photometric == .rgb && planar == 2 && samples == 3)
+                || ((photometric == .blackIsZero || photometric == .whiteIsZero) && samples == 1))
+            guard acceptable else {
+                throw fail(.unsupported, .unsupportedLayout("JPEG compression with photometric \(photometric.rawValue), \(samples) samples, planar \(planar)"))
+            }
+        } else if photometric == .ycbcr {
+            guard bps == 8 && samples == 3 else { throw fail(.unsupported, .unsupportedLayout("YCbCr with \(bps)-bit samples and \(samples) samples per pixel")) }
+            // §21 YCbCrSubSampling: 1, 2 or 4 each way. Subsampled data is read as data units
+            // (contiguous only, as libtiff's RGBA interface requires).
+            let (h, v) = ycbcrSubsampling
+            let isSubsampled = ycbcrSubsampling != (1, 1)
+            guard [1, 2, 4].contains(h), [1, 2, 4].contains(v), !isSubsampled || (planar == 1 && predictor == 1) else {
+                throw fail(.unsupported, .unsupportedLayout("YCbCr subsampling \(h)×\(v)\(planar == 2 ? " with separate planes" : "")"))
+            }
+        }
+
+        // §15 tiles, else §8 strips.
+        let tileWidth = try directory.integer(TIFFTag.tileWidth, reader: reader)
+        let tileLength = try directory.integer(TIFFTag.tileLength, reader: reader)
+        let planes = planar == 2 && samples > 1 ? samples : 1
+        let offsetTag: Int, countTag: Int, fieldName: String
+        if tileWidth != nil || tileLength != nil || directory.entry(TIFFTag.tileOffsets) != nil {
+            guard let tileWidth, let tileLength else { throw fail(.malformed, .missingField(tileWidth == nil ? "TileWidth" : "TileLength")) }
+            // §15: "TileWidth must be a multiple of 16"; libtiff accepts others with a warning,
+            // but a zero size is refused.
+            guard tileWidth > 0 else { throw fail(.malformed, .invalidValue(field: "TileWidth", value: tileWidth)) }
+            guard tileLength > 0 else { throw fail(.malformed, .invalidValue(field: "TileLength", value: tileLength)) }
+            _ = try SizeMath.allocationSize(tileWidth, tileLength, samples, (bps + 7) / 8, limits: limits, format: .tiff, offset: at)
+            isTiled = true
+            chunkWidth = tileWidth
+            chunkHeight = tileLength
+            chunksAcross = (width + tileWidth - 1) / tileWidth
+            chunksDown = (height + tileLength - 1) / tileLength
+            offsetTag = TIFFTag.tileOffsets; countTag = TIFFTag.tileByteCounts; fieldName = "TileOffsets"
+        } else {
+            // §8 RowsPerStrip: default 2^32 − 1, i.e. one strip; 0 is treated the same (libtiff).
+            var rows = try directory.integer(TIFFTag.rowsPerStrip, reader: reader, default: height) ?? height
+            if rows <= 0 || rows > height { rows = height }
+            isTiled = false
+            chunkWidth = width
+            chunkHeight = rows
+            chunksAcross = 1
+            chunksDown = (height + rows - 1) / rows
+            offsetTag = TIFFTag.stripOffsets; countTag = TIFFTag.stripByteCounts; fieldName = "StripOffsets"
+        }
+        let needed = chunksAcross * chunksDown * planes
+        // libtiff (tif_dirread.c TIFFFetchStripThing) refuses more than 1 000 000 chunks when
+        // their arrays are short; we refuse that many in any case, before reading the arrays.
+        guard needed <= 1_000_000 else {
+            throw fail(.limitExceeded, .chunkCountMismatch(field: fieldName, expected: needed, found: 0))
+        }
+        // libtiff stores StripOffsets and TileOffsets (and the byte counts) in one field, so a
+        // tiled image whose offsets sit in the strip tags (or the reverse) still decodes.
+        let alternateOffsets = offsetTag == TIFFTag.tileOffsets ? TIFFTag.stripOffsets : TIFFTag.tileOffsets
+        let alternateCounts = countTag == TIFFTag.tileByteCounts ? TIFFTag.stripByteCounts : TIFFTag.tileByteCounts
+        let offsetSource = directory.entry(offsetTag) != nil ? offsetTag : alternateOffsets
+        let countSource = directory.entry(countTag) != nil ? countTag : alternateCounts
+        guard var offsets = try directory.integers(offsetSource, reader: reader, maxCount: needed, readingAtMost: needed) else {
+            throw fail(.malformed, .missingField(fieldName))
+        }
+        // libtiff: a short array is an error it recovers from, the missing entries being 0
+        // (strips at offset 0 with no bytes, which then decode as missing).
+        if offsets.count < needed { offsets += [Int](repeating: 0, count: needed - offsets.count) }
+        self.offsets = Array(offsets.prefix(needed))
+        let fileSize = reader.window.upperBound
+        let rowBytes = (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8
+        if var counts = try directory.integers(countSource, reader: reader, maxCount: needed, readingAtMost: needed), !counts.isEmpty {
+            if counts.count < needed { counts += [Int](repeating: 0, count: needed - counts.count) }
+            var fixed = Array(counts.prefix(needed))
+            // libtiff (tif_dirread.c ByteCountLooksBad): a single uncompressed strip whose byte
+            // count is 0, or smaller than the strip while the file holds the whole strip, gets
+            // the strip's size instead.
+            if needed == 1 && compression == 1 && !isTiled {
+                let stripBytes = rowBytes * chunkHeight
+                if fixed[0] == 0 || (fixed[0] < stripBytes && self.offsets[0] + stripBytes <= fileSize) { fixed[0] = stripBytes }
+            }
+            byteCounts = fixed
+        } else {
+            // libtiff estimates missing byte counts ("missing required StripByteCounts"): the
+            // uncompressed size, or up to the next chunk (or the end of the file).
+            let chosen = Array(offsets.prefix(needed))
+            let sortedOffsets = chosen.sorted()
+            let stripBytes = rowBytes * (isTiled ? tileLength ?? 0 : chunkHeight)
+            let uncompressed = compression == 1
+            byteCounts = chosen.map { offset in
+                if uncompressed { return stripBytes }
+                let next = sortedOffsets.first { $0 > offset } ?? fileSize
+                return max(0, next - offset)
+            }
+        }
+    }
+}

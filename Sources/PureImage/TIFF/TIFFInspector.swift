@@ -1,0 +1,71 @@
+/// `pureimage inspect` for TIFF: the header, then every IFD of the chain with each entry's
+/// tag name, type, count and value (inline) or value offset (§2 value-or-offset rule).
+enum TIFFInspector {
+    static func walk(_ bytes: [UInt8]) -> [InspectionEntry] {
+        var entries: [InspectionEntry] = []
+        let reader = ByteReader(bytes)
+        let header: TIFFHeader
+        do throws(DecodeError) { header = try TIFFHeader(parsing: reader) } catch {
+            return [InspectionEntry(offset: 0, name: "error", detail: "\(error)")]
+        }
+        let order = header.endianness == .littleEndian ? "II (little-endian)" : "MM (big-endian)"
+        entries.append(InspectionEntry(offset: 0, name: "header", detail: "\(order), 42, first IFD at \(header.firstIFD)"))
+        var offset = header.firstIFD
+        var visited: Set<Int> = []
+        var index = 0
+        while offset != 0 && index < 256 {
+            guard visited.insert(offset).inserted else {
+                entries.append(InspectionEntry(offset: offset, name: "error", detail: "IFD loop: \(offset) already shown"))
+                break
+            }
+            let directory: TIFFDirectory
+            do throws(DecodeError) {
+                guard let parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: header.endianness, isClosed: true) else { break }
+                directory = parsed
+            } catch {
+                entries.append(InspectionEntry(offset: offset, name: "error", detail: "\(error)"))
+                break
+            }
+            entries.append(InspectionEntry(offset: offset, name: "IFD \(index)", detail: "\(directory.entries.count) entries, next IFD at \(directory.nextOffset)"))
+            for entry in directory.entries.sorted(by: { $0.entryOffset < $1.entryOffset }) {
+                entries.append(InspectionEntry(offset: entry.entryOffset, name: "\(TIFFTag.name(entry.tag)) (\(entry.tag))",
+                                               detail: describe(entry, directory: directory, reader: reader), level: 1))
+            }
+            offset = directory.nextOffset
+            index += 1
+        }
+        return entries
+    }
+
+    /// "SHORT ×3 @1234 = 8, 8, 8" or "LONG ×1 = 8"; unknown types show their number.
+    static func describe(_ entry: TIFFEntry, directory: TIFFDirectory, reader: ByteReader) -> String {
+        guard let type = entry.type else { return "type \(entry.rawType) (unknown) ×\(entry.count), ignored" }
+        var text = "\(type.name) ×\(entry.count)"
+        if !entry.isInline { text += " @\(entry.valueOffset)" }
+        let (end, overflow) = entry.valueOffset.addingReportingOverflow(entry.byteCount)
+        guard !overflow, end <= reader.window.upperBound else { return text + " (outside the file)" }
+        let shown = 8
+        switch type {
+        case .ascii:
+            if let raw = try? directory.bytes(entry.tag, reader: reader, limit: 1 << 20) {
+                let string = String(decoding: raw.prefix(64).prefix { $0 != 0 }, as: UTF8.self)
+                text += " = \"\(string)\"" + (raw.count > 64 ? "…" : "")
+            }
+        case .rational, .srational, .float, .double:
+            if let values = try? directory.reals(entry.tag, reader: reader) {
+                text += " = " + values.prefix(shown).map { "\($0)" }.joined(separator: ", ") + (values.count > shown ? ", …" : "")
+            }
+        case .undefined, .byte, .sbyte:
+            if entry.count > shown, let raw = try? directory.bytes(entry.tag, reader: reader, limit: 1 << 30) {
+                text += " = " + raw.prefix(shown).map { hex2($0) }.joined(separator: " ") + " …"
+                break
+            }
+            fallthrough
+        default:
+            if let values = try? directory.integers(entry.tag, reader: reader, maxCount: 1 << 28) {
+                text += " = " + values.prefix(shown).map(String.init).joined(separator: ", ") + (values.count > shown ? ", …" : "")
+            }
+        }
+        return text
+    }
+}

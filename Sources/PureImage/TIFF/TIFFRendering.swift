@@ -1,0 +1,218 @@
+/// §8 PhotometricInterpretation: turns assembled sample planes into a native `Bitmap`.
+///
+/// | photometric       | native bitmap                                              |
+/// |-------------------|------------------------------------------------------------|
+/// | WhiteIsZero (0)   | gray, inverted (v' = 2^bits − 1 − v), 1/2/4/8/16-bit        |
+/// | BlackIsZero (1)   | gray, 1/2/4/8/16-bit (+ alpha at 8/16 bits)                 |
+/// | RGB (2)           | RGB 8/16-bit (+ alpha)                                      |
+/// | Palette (3)       | indexed, 1/2/4/8-bit, palette from the 16-bit ColorMap      |
+/// | Separated (5)     | CMYK 8/16-bit (ink values, 0 = no ink)                      |
+/// | YCbCr (6)         | RGB 8-bit, converted as libtiff's TIFFYCbCrtoRGB does       |
+///
+/// Alpha (§8 ExtraSamples): 1 associated → `premultipliedLast`, 2 unassociated → `last`;
+/// 0 (unspecified) with more than 3 samples counts as associated, as libtiff's
+/// `TIFFRGBAImageBegin` does. Further extra samples are dropped. 16-bit samples are
+/// big-endian (`ByteOrder.default`).
+enum TIFFRendering {
+    static func render(layout: TIFFImageLayout, planes: [[UInt8]], planeRowBytes: Int, limits: DecodeLimits = .default) throws(DecodeError) -> Bitmap {
+        let width = layout.width, height = layout.height
+        let bps = layout.bitsPerSample
+        let bytesPerSample = bps == 16 ? 2 : 1
+        let spp = layout.samplesPerPixel
+
+        /// Byte offset of sample `s` of pixel x in row y, and the plane holding it (8/16-bit).
+        @inline(__always) func locate(_ x: Int, _ y: Int, _ s: Int) -> (plane: Int, index: Int) {
+            layout.isPlanar ? (s, y * planeRowBytes + x * bytesPerSample)
+                            : (0, y * planeRowBytes + (x * spp + s) * bytesPerSample)
+        }
+
+        func makeBitmap(_ format: PixelFormat, _ bytes: [UInt8]) throws(DecodeError) -> Bitmap {
+            do throws(BitmapError) {
+                return try Bitmap(width: width, height: height, format: format, bytes: bytes)
+            } catch {
+                throw DecodeError(.malformed, format: .tiff, offset: nil, ContainerError.outputConversion("\(error)"))
+            }
+        }
+
+        /// Copies `channels` samples per pixel (sample indices `sources`) at 8 or 16 bits.
+        func gather(_ sources: [Int], transform: ((Int, UInt16) -> UInt16)? = nil) throws(DecodeError) -> [UInt8] {
+            let outBytes = sources.count * bytesPerSample
+            let total = try SizeMath.allocationSize(width, height, outBytes, limits: limits, format: .tiff, offset: nil)
+            var out = [UInt8](repeating: 0, count: total)
+            var o = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    for (channel, s) in sources.enumerated() {
+                        let (plane, index) = locate(x, y, s)
+                        let data = planes[plane]
+                        if bytesPerSample == 1 {
+                            let v = UInt16(data[index])
+                            out[o] = UInt8(truncatingIfNeeded: transform?(channel, v) ?? v)
+                            o += 1
+                        } else {
+                            var v = UInt16(data[index]) << 8 | UInt16(data[index + 1])
+                            if let transform { v = transform(channel, v) }
+                            out[o] = UInt8(v >> 8); out[o + 1] = UInt8(v & 0xFF)
+                            o += 2
+                        }
+                    }
+                }
+            }
+            return out
+        }
+
+        /// Sample 0 of every pixel at 1/2/4/8 bits, packed MSB-first into tight rows.
+        func packedFirstSample() -> [UInt8] {
+            let rowBytes = (width * bps + 7) / 8
+            if layout.samplesPerPlane == 1 && rowBytes == planeRowBytes { return planes[0] }
+            var out = [UInt8](repeating: 0, count: rowBytes * height)
+            let mask = (1 << bps) - 1
+            for y in 0..<height {
+                for x in 0..<width {
+                    let bit = x * layout.samplesPerPlane * bps
+                    let byte = planes[0][y * planeRowBytes + bit / 8]
+                    let value = (Int(byte) >> (8 - bps - bit % 8)) & mask
+                    let outBit = x * bps
+                    out[y * rowBytes + outBit / 8] |= UInt8(value << (8 - bps - outBit % 8))
+                }
+            }
+            return out
+        }
+
+        /// Sets the unused low bits of each packed row's last byte to 0, so equal images have
+        /// equal bytes whatever the file left there (or inverted there).
+        func clearRowPadding(_ bytes: inout [UInt8], bitsPerPixel: Int) {
+            let rowBytes = (width * bitsPerPixel + 7) / 8
+            let usedBits = (width * bitsPerPixel) % 8
+            guard usedBits != 0, rowBytes > 0 else { return }
+            let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - usedBits))
+            for y in 0..<height { bytes[y * rowBytes + rowBytes - 1] &= mask }
+        }
+
+        let alphaInfo: AlphaInfo
+        switch layout.alpha {
+        case .none: alphaInfo = .none
+        case .associated: alphaInfo = .premultipliedLast
+        case .unassociated: alphaInfo = .last
+        }
+        let colorChannels = layout.colorChannels
+        let maxValue = UInt16((1 << bps) - 1)
+
+        switch layout.photometric {
+        case .whiteIsZero, .blackIsZero:
+            let invert = layout.photometric == .whiteIsZero
+            if bps < 8 {
+                var bytes = packedFirstSample()
+                if invert { for i in bytes.indices { bytes[i] = ~bytes[i] } }
+                clearRowPadding(&bytes, bitsPerPixel: bps)
+                return try makeBitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: .none), bytes)
+            }
+            let hasAlpha = alphaInfo != .none && colorChannels == 1
+            let sources = hasAlpha ? [0, 1] : [0]
+            let bytes = try gather(sources) { channel, v in invert && channel == 0 ? maxValue - v : v }
+            return try makeBitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
+
+        case .palette:
+            let count = 1 << bps
+            // libtiff tif_getimage.c checkcmap: when no entry is ≥ 256 the map is taken to be
+            // 8-bit already ("Assuming 8-bit colormap"); otherwise each value is shifted right 8.
+            let map = layout.colorMap
+            let eightBit = !map.prefix(3 * count).contains { $0 >= 256 }
+            var rgba: [UInt8] = []
+            rgba.reserveCapacity(count * 4)
+            for i in 0..<count {
+                for channel in 0..<3 {
+                    let value = map[channel * count + i]
+                    rgba.append(UInt8(truncatingIfNeeded: eightBit ? value : value >> 8))
+                }
+                rgba.append(255)
+            }
+            guard let palette = Palette(rgba: rgba) else {
+                throw DecodeError(.malformed, format: .tiff, offset: nil, TIFFError.invalidColorMap(count: map.count, expected: 3 * count))
+            }
+            var bytes = bps == 8 ? try gather([0]) : packedFirstSample()
+            if bps < 8 { clearRowPadding(&bytes, bitsPerPixel: bps) }
+            return try makeBitmap(PixelFormat(colorModel: .indexed(palette), bitsPerComponent: bps, alphaInfo: .none), bytes)
+
+        case .rgb:
+            guard bps >= 8 else {
+                throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedLayout("RGB with \(bps)-bit samples"))
+            }
+            let hasAlpha = alphaInfo != .none && spp > 3
+            let bytes = try gather(hasAlpha ? [0, 1, 2, 3] : [0, 1, 2])
+            return try makeBitmap(PixelFormat(colorModel: .rgb, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
+
+        case .separated:
+            guard bps >= 8 else {
+                throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedLayout("CMYK with \(bps)-bit samples"))
+            }
+            // Extra samples after K are dropped, as libtiff's RGBA interface does.
+            return try makeBitmap(PixelFormat(colorModel: .cmyk, bitsPerComponent: bps, alphaInfo: .none), try gather([0, 1, 2, 3]))
+
+        case .ycbcr where layout.compression == 7:
+            // The JPEG decoder already produced RGB (libtiff's JPEGCOLORMODE_RGB).
+            return try makeBitmap(.rgb8, try gather([0, 1, 2]))
+
+        case .ycbcr:
+            let converter = TIFFYCbCrConverter(coefficients: layout.ycbcrCoefficients, referenceBlackWhite: layout.referenceBlackWhite)
+            let ycc = try gather([0, 1, 2])
+            var rgb = [UInt8](repeating: 0, count: ycc.count)
+            var i = 0
+            while i + 2 < ycc.count {
+                let (r, g, b) = converter.rgb(y: Int(ycc[i]), cb: Int(ycc[i + 1]), cr: Int(ycc[i + 2]))
+                rgb[i] = r; rgb[i + 1] = g; rgb[i + 2] = b
+                i += 3
+            }
+            return try makeBitmap(.rgb8, rgb)
+
+        case .transparencyMask, .cieLab:
+            throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometric.rawValue))
+        }
+    }
+}
+
+/// §21 YCbCr → RGB with §20 ReferenceBlackWhite, in the fixed-point arithmetic of libtiff's
+/// `TIFFYCbCrToRGBInit` / `TIFFYCbCrtoRGB` (tif_color.c): 16.16 coefficients, per-code tables
+/// built with single-precision floats, results clamped to 0…255.
+struct TIFFYCbCrConverter {
+    private var yTable = [Int](repeating: 0, count: 256)
+    private var crR = [Int](repeating: 0, count: 256)
+    private var cbB = [Int](repeating: 0, count: 256)
+    private var crG = [Int](repeating: 0, count: 256)
+    private var cbG = [Int](repeating: 0, count: 256)
+
+    init(coefficients: [Double], referenceBlackWhite: [Double]) {
+        let luma: [Float] = coefficients.count >= 3 ? coefficients.prefix(3).map { Float($0) } : [0.299, 0.587, 0.114]
+        let reference: [Float] = referenceBlackWhite.count >= 6 ? referenceBlackWhite.prefix(6).map { Float($0) } : [0, 255, 128, 255, 128, 255]
+        // Coefficients come from the file: NaN and infinities are clamped before any Int().
+        func clamp(_ f: Float, _ low: Float, _ high: Float) -> Float { f.isNaN || f < low ? low : (f > high ? high : f) }
+        func fix(_ x: Float) -> Int { Int(clamp(x, -4, 4) * 65536 + 0.5) }
+        func code2V(_ c: Int, _ black: Float, _ white: Float, _ range: Float) -> Float {
+            (Float(c) - black) * range / (white - black != 0 ? white - black : 1)
+        }
+        let f1 = 2 - 2 * luma[0]
+        let d1 = fix(clamp(f1, 0, 2))
+        let f2 = luma[0] * f1 / luma[1]
+        let d2 = -fix(clamp(f2, 0, 2))
+        let f3 = 2 - 2 * luma[2]
+        let d3 = fix(clamp(f3, 0, 2))
+        let f4 = luma[2] * f3 / luma[1]
+        let d4 = -fix(clamp(f4, 0, 2))
+        for i in 0..<256 {
+            let x = i - 128
+            let cr = Int(clamp(code2V(x, reference[4] - 128, reference[5] - 128, 127), -128 * 32, 128 * 32))
+            let cb = Int(clamp(code2V(x, reference[2] - 128, reference[3] - 128, 127), -128 * 32, 128 * 32))
+            crR[i] = (d1 * cr + 32768) >> 16
+            cbB[i] = (d3 * cb + 32768) >> 16
+            crG[i] = d2 * cr
+            cbG[i] = d4 * cb + 32768
+            yTable[i] = Int(clamp(code2V(x + 128, reference[0], reference[1], 255), -128 * 32, 128 * 32))
+        }
+    }
+
+    func rgb(y: Int, cb: Int, cr: Int) -> (UInt8, UInt8, UInt8) {
+        func clamp8(_ v: Int) -> UInt8 { UInt8(v < 0 ? 0 : (v > 255 ? 255 : v)) }
+        let luma = yTable[y]
+        return (clamp8(luma + crR[cr]), clamp8(luma + ((cbG[cb] + crG[cr]) >> 16)), clamp8(luma + cbB[cb]))
+    }
+}

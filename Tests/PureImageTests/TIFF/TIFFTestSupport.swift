@@ -1,0 +1,93 @@
+@testable import PureImage
+
+/// Builds small TIFF files entry by entry, in either byte order, for hand-made tests.
+struct TIFFBuilder {
+    enum Order { case little, big }
+    let order: Order
+    /// (tag, type, count, value bytes) — values longer than 4 bytes go after the IFD.
+    var entries: [(tag: UInt16, type: UInt16, count: UInt32, value: [UInt8])] = []
+    var nextIFD: UInt32 = 0
+    /// Bytes placed right after the 8-byte header (image data); IFD follows them.
+    var data: [UInt8] = []
+
+    init(_ order: Order) { self.order = order }
+
+    func u16(_ v: UInt16) -> [UInt8] { order == .little ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+    func u32(_ v: UInt32) -> [UInt8] {
+        let be: [UInt8] = [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+        return order == .little ? be.reversed() : be
+    }
+
+    mutating func short(_ tag: UInt16, _ values: UInt16...) { entries.append((tag, 3, UInt32(values.count), values.flatMap { u16($0) })) }
+    mutating func long(_ tag: UInt16, _ values: UInt32...) { entries.append((tag, 4, UInt32(values.count), values.flatMap { u32($0) })) }
+    mutating func byte(_ tag: UInt16, _ values: UInt8...) { entries.append((tag, 1, UInt32(values.count), values)) }
+    mutating func raw(_ tag: UInt16, type: UInt16, count: UInt32, value: [UInt8]) { entries.append((tag, type, count, value)) }
+
+    /// Offset the data will have (header is 8 bytes).
+    var dataOffset: UInt32 { 8 }
+
+    /// Header, data, IFD (entries sorted as written), then out-of-line values.
+    func build() -> [UInt8] {
+        var out: [UInt8] = order == .little ? [0x49, 0x49] : [0x4D, 0x4D]
+        out += u16(42)
+        let ifdOffset = 8 + data.count + (data.count % 2)
+        out += u32(UInt32(ifdOffset))
+        out += data
+        if data.count % 2 == 1 { out.append(0) }
+        var extra: [UInt8] = []
+        let extraStart = ifdOffset + 2 + 12 * entries.count + 4
+        var ifd: [UInt8] = u16(UInt16(entries.count))
+        for entry in entries {
+            ifd += u16(entry.tag) + u16(entry.type) + u32(entry.count)
+            if entry.value.count <= 4 {
+                ifd += entry.value + [UInt8](repeating: 0, count: 4 - entry.value.count)
+            } else {
+                ifd += u32(UInt32(extraStart + extra.count))
+                extra += entry.value
+            }
+        }
+        ifd += u32(nextIFD)
+        return out + ifd + extra
+    }
+
+    /// A w×h 8-bit gray image, one strip, uncompressed, pixels as given.
+    static func gray8(_ order: Order, width: Int, height: Int, pixels: [UInt8]) -> TIFFBuilder {
+        var b = TIFFBuilder(order)
+        b.data = pixels
+        b.short(256, UInt16(width))            // ImageWidth, SHORT
+        b.short(257, UInt16(height))           // ImageLength, SHORT
+        b.short(258, 8)                        // BitsPerSample 8
+        b.short(259, 1)                        // Compression none
+        b.short(262, 1)                        // BlackIsZero
+        b.long(273, 8)                         // StripOffsets: right after the header
+        b.short(277, 1)                        // SamplesPerPixel 1
+        b.short(278, UInt16(height))           // RowsPerStrip: one strip
+        b.long(279, UInt32(pixels.count))      // StripByteCounts
+        return b
+    }
+}
+
+/// Decodes with the TIFF state machine; one-shot.
+func decodeTIFF(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> (bitmaps: [Bitmap], decoder: TIFFDecoder) {
+    let decoder = TIFFDecoder(options: options)
+    var input = InputBuffer(bytes, isClosed: true)
+    _ = try decoder.advance(&input)
+    return ((0..<decoder.completedFrameCount).compactMap { try? decoder.frame(at: $0) }, decoder)
+}
+
+/// MSB-first packing of codes of the given widths (for LZW tests).
+func packMSB(_ codes: [(code: Int, width: Int)]) -> [UInt8] {
+    var out: [UInt8] = []
+    var buffer = 0, count = 0
+    for (code, width) in codes {
+        buffer = buffer << width | code
+        count += width
+        while count >= 8 {
+            out.append(UInt8((buffer >> (count - 8)) & 0xFF))
+            count -= 8
+        }
+        buffer &= (1 << count) - 1
+    }
+    if count > 0 { out.append(UInt8((buffer << (8 - count)) & 0xFF)) }
+    return out
+}
