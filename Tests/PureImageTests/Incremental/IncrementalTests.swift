@@ -46,7 +46,9 @@ import Testing
         switch source.status {
         case .complete, .unexpectedEOF:
             // No header at all: what a one-shot decode reports as its error.
-            guard let count = source.properties?.frameCount else { return (.failed(source.error?.kind ?? .truncated), statuses) }
+            guard let count = source.properties?.frameCount, count > 0 || source.error == nil else {
+                return (.failed(source.error?.kind ?? .truncated), statuses)
+            }
             do {
                 let frames = try (0..<count).map { try source.image(at: $0).tightBytes }
                 return (.frames(frames, truncated: source.status == .unexpectedEOF), statuses)
