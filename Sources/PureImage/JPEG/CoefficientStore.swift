@@ -8,8 +8,8 @@
 /// ```
 /// A file whose first scan holds every component (single-scan, the common baseline case) only
 /// needs one MCU row at a time: `heldBlockRows` is then one MCU row and block row `r` lives at
-/// `r % heldBlockRows`. Multi-scan files (and the progressive decoder to come) hold the whole
-/// image. Blocks start zeroed (libjpeg pre-zeroes its whole-image coefficient arrays).
+/// `r % heldBlockRows`. Multi-scan files and every progressive file hold the whole image
+/// (Docs/JPEG.md, "The coefficient store"). Blocks start zeroed (libjpeg pre-zeroes its whole-image coefficient arrays).
 final class CoefficientStore {
     struct Plane {
         let blocksPerRow: Int

@@ -38,8 +38,22 @@ final class JPEGDecoder: FormatDecoder {
     /// `has_multiple_scans`), so MCU rows are rendered as they arrive.
     private var multiScan = false
     private var latched: [Bool] = []
+    /// The latched tables as stored (block smoothing divides by the 16-bit values).
+    private var latchedQuant: [[UInt16]?] = []
     private var scan: BaselineScan?
     private var scanCount = 0
+    /// SOF2: the progressive mode of T.81 Annex G.
+    private var progressive = false
+    /// jdphuff.c `coef_bits`: per component, for each coefficient the Al of the last scan
+    /// that covered it (−1 = never); see `ProgressiveState`.
+    private var progression = ProgressiveState(components: 0)
+    private var lastGoodIMCURow = 0
+    /// Progressive: the coefficient bits and `last_good_iMCU_row` when the latest scan ended,
+    /// for `partialFrame()` (libjpeg's buffered-image output pass after that scan).
+    private var completedScan: (number: Int, progression: ProgressiveState, lastGood: Int)?
+    private var partialCache: (scan: Int, frame: PartialFrame)?
+    private var colorTransform = JPEGRenderer.ColorTransform.gray
+    private var invertsCMYK = false
 
     private(set) var properties: ImageProperties?
     private(set) var truncation: DecodeError?
@@ -76,8 +90,17 @@ final class JPEGDecoder: FormatDecoder {
     }
 
     /// The rows decoded so far (bands of MCU rows for single-scan files; nothing until EOI
-    /// for multi-scan files, whose rows appear only once every scan is in).
+    /// for sequential multi-scan files, whose rows appear only once every scan is in). For
+    /// progressive files: the whole image as of the latest completed scan, as libjpeg-turbo's
+    /// buffered-image mode shows it (`renderProgressivePartial`).
     func partialFrame() -> PartialFrame? {
+        if progressive, let completedScan, let renderer, !renderer.isComplete {
+            // Rendered once per completed scan (a whole-image IDCT), then reused.
+            if let cached = partialCache, cached.scan == completedScan.number { return cached.frame }
+            let frame = renderProgressivePartial(completedScan)
+            partialCache = frame.map { (completedScan.number, $0) }
+            return frame
+        }
         guard let renderer, !renderer.isComplete, let bitmap = try? frame(at: 0) else { return nil }
         return PartialFrame(bitmap: bitmap, decodedRows: renderer.rowsDone, frameIndex: 0)
     }
@@ -187,6 +210,10 @@ final class JPEGDecoder: FormatDecoder {
                 let progress = input.bytes.withUnsafeBufferPointer { current.run($0, end: end, closed: closed) }
                 for (offset, message) in current.warnings { warn(at: offset, message) }
                 current.warnings.removeAll()
+                lastGoodIMCURow = current.state.lastGoodIMCURow
+                if current.dcOverflow {
+                    throw DecodeError(.malformed, format: .jpeg, offset: current.state.reader.position, JPEGError.dcCoefficientOverflow)
+                }
                 input.readIndex = min(max(input.readIndex, current.state.reader.position), input.writeIndex)
                 switch progress {
                 case .needMoreInput:
@@ -196,6 +223,9 @@ final class JPEGDecoder: FormatDecoder {
                     scan = current
                     if !multiScan { renderMCURow(row, scan: current) }
                 case .finished:
+                    if progressive {
+                        completedScan = (scanCount, progression, current.state.lastGoodIMCURow)
+                    }
                     if current.ranOutOfInput && truncation == nil {
                         truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "entropy-coded data"))
                     }
@@ -236,9 +266,10 @@ final class JPEGDecoder: FormatDecoder {
         let code = segment.marker
         state = .findMarker
         switch code {
-        case JPEGMarker.sof0, JPEGMarker.sof1:
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2:
             guard frame == nil else { throw segment.malformed(.duplicateSOF) }
             let parsed = try FrameHeader(parsing: segment)
+            progressive = code == JPEGMarker.sof2
             guard parsed.precision == 8 else {
                 throw DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
             }
@@ -299,6 +330,10 @@ final class JPEGDecoder: FormatDecoder {
             throw segment.malformed(.unexpectedScan)
         }
         guard let geometry, let renderer, let store else { return }
+        if progressive {
+            try startProgressiveScan(header, segment: segment, geometry: geometry, renderer: renderer, store: store)
+            return
+        }
         if header.ss != 0 || header.se != 63 || header.ah != 0 || header.al != 0 {
             // libjpeg: JWRN_NOT_SEQUENTIAL, then decodes the scan as sequential anyway.
             warn(at: segment.bodyOffset, "Invalid SOS parameters for sequential JPEG")
@@ -314,6 +349,7 @@ final class JPEGDecoder: FormatDecoder {
                     throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, JPEGError.missingQuantizationTable(tq))
                 }
                 renderer.setQuantization(component: c, table)
+                latchedQuant[c] = table
                 latched[c] = true
             }
             let dc = try huffmanTable(component.dcTable, isDC: true, at: segment.bodyOffset)
@@ -340,6 +376,82 @@ final class JPEGDecoder: FormatDecoder {
         scan = BaselineScan(slots: slots, tables: tables, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
                             restartInterval: restartInterval, zeroBlocks: !store.isWholeImage,
                             start: segment.bodyOffset + segment.body.count)
+        state = .scan
+    }
+
+    /// A progressive scan (T.81 G.1.2), set up as jdinput.c `start_input_pass` and jdphuff.c
+    /// `start_pass_phuff_decoder` do: MCU size, quantization latch, the G.1.1.1 parameter
+    /// checks (`ProgressiveState.startScan`), then only the Huffman tables the scan kind uses
+    /// (DC first: DC tables; AC scans: AC tables; DC refinement: none). No Annex K defaults.
+    private func startProgressiveScan(_ header: ScanHeader, segment: JPEGSegment, geometry: FrameGeometry,
+                                      renderer: JPEGRenderer, store: CoefficientStore) throws(DecodeError) {
+        guard let frame else { return }
+        let interleaved = header.components.count > 1
+        var blockCount = 0
+        for component in header.components {
+            let g = geometry.components[component.frameIndex]
+            blockCount += interleaved ? g.h * g.v : 1
+        }
+        guard blockCount <= 10 else { throw segment.malformed(.tooManyBlocksInMCU(blockCount)) }
+        for component in header.components where !latched[component.frameIndex] {
+            let c = component.frameIndex
+            let tq = frame.components[c].tq
+            guard tq < 4, let table = quantTables[tq] else {
+                throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, JPEGError.missingQuantizationTable(tq))
+            }
+            renderer.setQuantization(component: c, table)
+            latchedQuant[c] = table
+            latched[c] = true
+        }
+        scanCount += 1
+        progressiveScans.append((header.components.map(\.frameIndex), header.ss, header.se, header.ah, header.al))
+        let problems: [(Int, Int)]
+        do {
+            problems = try progression.startScan(header, scanNumber: scanCount)
+        } catch {
+            throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, error)
+        }
+        for (component, coefficient) in problems {
+            // jdphuff.c JWRN_BOGUS_PROGRESSION: decoded anyway.
+            warn(at: segment.bodyOffset, "Inconsistent progression sequence for component \(component) coefficient \(coefficient)")
+        }
+        let kind = ScanKind(ss: header.ss, se: header.se, ah: header.ah, al: header.al)
+        let placeholder: HuffmanTable
+        do {
+            placeholder = try HuffmanTable(HuffmanTables.standardDC0)
+        } catch {
+            throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, error)
+        }
+        var slots: [BaselineScan.Slot] = []
+        var tables: [HuffmanTable] = [placeholder]
+        for (scanIndex, component) in header.components.enumerated() {
+            let c = component.frameIndex
+            var dc = placeholder, ac = placeholder
+            switch kind {
+            case .dcFirst: dc = try huffmanTable(component.dcTable, isDC: true, at: segment.bodyOffset)
+            case .acFirst, .acRefine: ac = try huffmanTable(component.acTable, isDC: false, at: segment.bodyOffset)
+            case .dcRefine, .sequential: break
+            }
+            tables += [dc, ac]
+            let g = geometry.components[c]
+            let (h, v) = interleaved ? (g.h, g.v) : (1, 1)
+            for dy in 0..<v {
+                for dx in 0..<h {
+                    slots.append(BaselineScan.Slot(component: c, scanIndex: scanIndex, dx: dx, dy: dy, stepX: h, stepY: v,
+                                                   dc: dc.pointers, ac: ac.pointers, plane: store.planes[c]))
+                }
+            }
+        }
+        let mcusPerRow: Int, mcuRows: Int, divisor: Int
+        if interleaved {
+            (mcusPerRow, mcuRows, divisor) = (geometry.mcusPerRow, geometry.mcuRows, 1)
+        } else {
+            let g = geometry.components[header.components[0].frameIndex]
+            (mcusPerRow, mcuRows, divisor) = (g.widthInBlocks, g.heightInBlocks, g.v)
+        }
+        scan = BaselineScan(slots: slots, tables: tables, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
+                            restartInterval: restartInterval, zeroBlocks: false, start: segment.bodyOffset + segment.body.count,
+                            kind: kind, iMCURowDivisor: divisor, lastGoodIMCURow: lastGoodIMCURow)
         state = .scan
     }
 
@@ -379,19 +491,22 @@ final class JPEGDecoder: FormatDecoder {
         } catch {
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, error)
         }
-        multiScan = firstScan.components.count < count
+        // jdinput.c: a progressive file always has multiple scans.
+        multiScan = progressive || firstScan.components.count < count || keepsWholeImage
+        progression = ProgressiveState(components: count)
         let store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, limits: options.limits)
         let ring: [Int]? = multiScan ? nil : geometry.components.map { ($0.v > 0 && firstScan.components.count > 1 ? $0.v : 1) * $0.scaledBlockSize }
         let renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring, limits: options.limits)
+        colorTransform = transform
+        invertsCMYK = inverted
         self.geometry = geometry
         self.store = store
         self.renderer = renderer
         latched = [Bool](repeating: false, count: count)
-        // jdhuff.c `jinit_huff_decoder` → `std_huff_tables`: fill empty slots 0 and 1.
-        if dcSpecs[0] == nil { dcSpecs[0] = HuffmanTables.standardDC0 }
-        if dcSpecs[1] == nil { dcSpecs[1] = HuffmanTables.standardDC1 }
-        if acSpecs[0] == nil { acSpecs[0] = HuffmanTables.standardAC0 }
-        if acSpecs[1] == nil { acSpecs[1] = HuffmanTables.standardAC1 }
+        latchedQuant = [[UInt16]?](repeating: nil, count: count)
+        // jdhuff.c `jinit_huff_decoder` → `std_huff_tables`: fill empty slots 0 and 1 (the
+        // progressive decoder, jdphuff.c, does not).
+        if !progressive { installStandardTables() }
         if var properties {
             // width/height stay the stored size; `frame(at:)` has the scaled size.
             properties.colorModel = renderer.channels == 1 ? .gray : renderer.channels == 3 ? .rgb : .cmyk
@@ -399,6 +514,13 @@ final class JPEGDecoder: FormatDecoder {
             if let problem = metadata.iccProfile().problem { warn(at: nil, problem) }
             self.properties = properties
         }
+    }
+
+    private func installStandardTables() {
+        if dcSpecs[0] == nil { dcSpecs[0] = HuffmanTables.standardDC0 }
+        if dcSpecs[1] == nil { dcSpecs[1] = HuffmanTables.standardDC1 }
+        if acSpecs[0] == nil { acSpecs[0] = HuffmanTables.standardAC0 }
+        if acSpecs[1] == nil { acSpecs[1] = HuffmanTables.standardAC1 }
     }
 
     /// Single-scan files: IDCT and output for MCU row `row` as soon as it is decoded.
@@ -417,11 +539,58 @@ final class JPEGDecoder: FormatDecoder {
     /// Multi-scan files: IDCT everything once the scans are in.
     private func renderWholeImage() {
         guard let renderer, let store, let geometry, store.isWholeImage, !renderer.isComplete else { return }
+        let smoothing = progressive ? progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
+                                                            scanCount: scanCount, lastGoodIMCURow: lastGoodIMCURow) : nil
         for (c, component) in geometry.components.enumerated() {
-            renderer.reconstruct(component: c, from: store, blockRows: 0 ..< component.paddedHeightInBlocks)
+            renderer.reconstruct(component: c, from: store, blockRows: 0 ..< component.paddedHeightInBlocks, smoothing: smoothing?[c])
         }
         renderer.markAllReady()
         renderer.emitRows()
+    }
+
+    /// Progressive partial image: what libjpeg-turbo's buffered-image mode shows after scan
+    /// `completed.number` (`jpeg_start_output(cinfo, scan)`): every latched component's
+    /// coefficients so far, dequantized, block-smoothed with the coefficient bits of that scan
+    /// (`smoothing_ok` latches them at the start of the output pass), through the usual IDCT,
+    /// upsampling and colour stages. Components without a scan yet have no quantization table
+    /// and show mid-gray, as in libjpeg (their IDCT multipliers stay zero). If the next scan has
+    /// already decoded some MCUs, their coefficients show too (libjpeg also renders what the
+    /// input side has stored by then).
+    private func renderProgressivePartial(_ completed: (number: Int, progression: ProgressiveState, lastGood: Int)) -> PartialFrame? {
+        guard let geometry, let store,
+              let preview = try? JPEGRenderer(geometry: geometry, transform: colorTransform, invertCMYK: invertsCMYK,
+                                               ringMCURows: nil, limits: options.limits) else { return nil }
+        for (c, table) in latchedQuant.enumerated() {
+            if let table { preview.setQuantization(component: c, table) }
+        }
+        let smoothing = completed.progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
+                                                        scanCount: completed.number, lastGoodIMCURow: completed.lastGood)
+        for (c, component) in geometry.components.enumerated() {
+            preview.reconstruct(component: c, from: store, blockRows: 0 ..< component.paddedHeightInBlocks, smoothing: smoothing?[c])
+        }
+        preview.markAllReady()
+        preview.emitRows()
+        let model: ColorModel = preview.channels == 1 ? .gray : preview.channels == 3 ? .rgb : .cmyk
+        let width = geometry.outputWidth
+        let bitmap = Bitmap(uncheckedWidth: width, height: geometry.outputHeight,
+                            format: PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none),
+                            bytesPerRow: width * preview.channels, bytes: preview.pixels)
+        return PartialFrame(bitmap: bitmap, decodedRows: geometry.outputHeight, frameIndex: 0)
+    }
+
+    /// The scans of a progressive file as they were started: components (frame indices), Ss,
+    /// Se, Ah, Al. For `pureimage inspect` and tests.
+    private(set) var progressiveScans: [(components: [Int], ss: Int, se: Int, ah: Int, al: Int)] = []
+
+    /// Tests only: keep every coefficient of a single-scan file too (it then renders at EOI),
+    /// so that `coefficientsForTesting` covers the whole image. Set before the first `advance`.
+    var keepsWholeImage = false
+
+    /// The quantized coefficients (natural order, 64 per block, padded block rows) of each
+    /// component, for tests that compare encodings.
+    var coefficientsForTesting: [[Int16]] {
+        guard let store else { return [] }
+        return store.planes.map { Array(UnsafeBufferPointer(start: $0.coefficients, count: $0.count)) }
     }
 
     // MARK: - The end

@@ -45,11 +45,16 @@ public enum JPEGError: DecodeErrorReason, Hashable {
     case badArithmeticConditioning(index: Int, value: Int)
     /// No SOS before EOI; libjpeg `JERR_NO_IMAGE`.
     case noImage
+    /// G.1.1.1 / B.2.3: progressive scan parameters libjpeg-turbo refuses
+    /// (`JERR_BAD_PROGRESSION`): a DC scan with Se ≠ 0; an AC scan with Ss > Se, Se > 63 or
+    /// more than one component; Ah ≠ 0 with Al ≠ Ah − 1; Al > 13.
+    case badProgression(ss: Int, se: Int, ah: Int, al: Int)
+    /// A DC value past the range of a C int in a progressive DC scan (jdphuff.c
+    /// `JERR_BAD_DCT_COEF`).
+    case dcCoefficientOverflow
 
     // MARK: Unsupported
 
-    /// SOF2/SOF6/SOF10/SOF14: progressive DCT (the next issue adds Huffman progressive).
-    case progressive
     /// SOF9–SOF11, SOF13–SOF15: arithmetic coding (T.81 Annex D).
     case arithmeticCoding(sof: UInt8)
     /// SOF3/SOF7/SOF11/SOF15: lossless (Annex H).
@@ -94,7 +99,8 @@ public enum JPEGError: DecodeErrorReason, Hashable {
         case .badHuffmanTable(let why): return "bad Huffman table: \(why)"
         case .badArithmeticConditioning(let index, let value): return "bad DAC entry \(index) = \(value)"
         case .noImage: return "the stream contains no image (EOI before SOS)"
-        case .progressive: return "progressive JPEG is not supported yet"
+        case .badProgression(let ss, let se, let ah, let al): return "invalid progressive parameters Ss=\(ss) Se=\(se) Ah=\(ah) Al=\(al)"
+        case .dcCoefficientOverflow: return "a DC coefficient overflows (progressive DC scan)"
         case .arithmeticCoding(let sof): return "arithmetic coding (SOF\(Int(sof) - 0xC0)) is not supported"
         case .lossless(let sof): return "lossless JPEG (SOF\(Int(sof) - 0xC0)) is not supported"
         case .hierarchical(let sof): return "hierarchical JPEG (marker FF\(hex2(sof))) is not supported"

@@ -3,6 +3,9 @@
 /// libjpeg-turbo 2.1's recovery rules (jdhuff.c `decode_mcu`, `process_restart`; jdmarker.c
 /// `read_restart_marker`, `jpeg_resync_to_restart`).
 ///
+/// Progressive scans (T.81 G.1.2) reuse the MCU walk, restarts and suspension: `kind` selects
+/// the block decoder (`ProgressiveScanKind.swift` and the four `Progressive*.swift` files).
+///
 /// Suspension: every MCU is decoded from a saved `State`; when the bytes run out before the MCU
 /// is complete (input not closed), the state is restored and the caller waits for more input,
 /// as libjpeg's suspending data sources do. Nothing is half-applied.
@@ -31,6 +34,11 @@ struct BaselineScan {
         var mcu = 0
         var warnedInsufficient = false
         var badCodes = 0
+        /// G.1.2.2 EOBRUN: blocks still to skip in a progressive AC scan (reset at restarts).
+        var eobRun = 0
+        /// jdcoefct.c `last_good_iMCU_row`: the last iMCU row an MCU started in while the data
+        /// was still sufficient (block smoothing uses it to pick the coefficient-bit latch).
+        var lastGoodIMCURow = 0
     }
 
     /// PRED of F.2.2.1, one per scan component. Four scalars rather than a SIMD vector: a
@@ -75,14 +83,27 @@ struct BaselineScan {
     let mcuRows: Int
     let restartInterval: Int
     let zeroBlocks: Bool
-    private(set) var state: State
+    /// Which of the five scan kinds this is (sequential, or one of T.81 G.1.2's four).
+    let kind: ScanKind
+    /// For block smoothing: the component's V, to turn block rows into iMCU rows.
+    let iMCURowDivisor: Int
+    var state: State
+    /// Progressive AC refinement: positions made non-zero in the MCU being decoded, undone if
+    /// the MCU has to wait for more input (jdphuff.c `newnz_pos`; the other refinement
+    /// updates are idempotent, so redoing the MCU repeats them harmlessly).
+    var newNonZero: [Int] = []
+    var newNonZeroBlock: UnsafeMutablePointer<Int16>?
+    /// A DC value overflowed a C `int` (jdphuff.c: `JERR_BAD_DCT_COEF`, a fatal error).
+    var dcOverflow = false
     /// Recovered problems, drained by the decoder: (offset, message).
     var warnings: [(Int, String)] = []
     /// True when zero bits were substituted because the input ended (not a marker).
     private(set) var ranOutOfInput = false
 
     init(slots: [Slot], tables: [HuffmanTable], store: CoefficientStore, interleaved: Bool, mcusPerRow: Int, mcuRows: Int,
-         restartInterval: Int, zeroBlocks: Bool, start: Int) {
+         restartInterval: Int, zeroBlocks: Bool, start: Int, kind: ScanKind = .sequential, iMCURowDivisor: Int = 1, lastGoodIMCURow: Int = 0) {
+        self.kind = kind
+        self.iMCURowDivisor = iMCURowDivisor
         self.slots = slots
         self.tables = tables
         self.store = store
@@ -92,6 +113,7 @@ struct BaselineScan {
         self.restartInterval = restartInterval
         self.zeroBlocks = zeroBlocks
         state = State(reader: EntropyBitReader(position: start), restartsToGo: restartInterval)
+        state.lastGoodIMCURow = lastGoodIMCURow
     }
 
     var totalMCUs: Int { mcusPerRow * mcuRows }
@@ -109,6 +131,9 @@ struct BaselineScan {
             let saved = state
             let warningCount = warnings.count
             guard decodeMCU(base, bytes, end: end, closed: closed) else {
+                if let block = newNonZeroBlock {
+                    for position in newNonZero { block[position] = 0 }
+                }
                 state = saved
                 warnings.removeSubrange(warningCount...)
                 return .needMoreInput
@@ -125,12 +150,23 @@ struct BaselineScan {
             guard processRestart(bytes, end: end, closed: closed) else { return false }
         }
         let mx = state.mcu % mcusPerRow, my = state.mcu / mcusPerRow
+        if !state.insufficient { state.lastGoodIMCURow = my / iMCURowDivisor }
         if zeroBlocks {
             for slot in slots {
                 slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy).update(repeating: 0, count: 64)
             }
         }
-        if !state.insufficient {
+        if !state.insufficient && kind != .sequential {
+            newNonZero.removeAll(keepingCapacity: true)
+            newNonZeroBlock = nil
+            for index in 0..<slots.count {
+                let slot = slots[index]
+                // Bound: as for the sequential blocks below.
+                let block = slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy)
+                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
+            }
+            noteInsufficientData()
+        } else if !state.insufficient {
             // libjpeg-turbo decodes an MCU with `decode_mcu_fast` when no restart interval is set,
             // no marker is pending and at least 512 bytes per block remain; if that meets a
             // marker it starts the MCU again with the slow path *without clearing the blocks*.
@@ -168,21 +204,26 @@ struct BaselineScan {
                     guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
                 }
             }
-            if state.reader.realBits < 0 {
-                state.insufficient = true
-                if state.reader.endOfInput { ranOutOfInput = true }
-                if !state.warnedInsufficient {
-                    state.warnedInsufficient = true
-                    warnings.append((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"))
-                }
-            }
+            noteInsufficientData()
         }
         if restartInterval > 0 { state.restartsToGo -= 1 }
         return true
     }
 
+    /// jdhuff.c `jpeg_fill_bit_buffer`: bits were needed past a marker or the end of the data.
+    private mutating func noteInsufficientData() {
+        if state.reader.realBits < 0 {
+            state.insufficient = true
+            if state.reader.endOfInput { ranOutOfInput = true }
+            if !state.warnedInsufficient {
+                state.warnedInsufficient = true
+                warnings.append((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"))
+            }
+        }
+    }
+
     @inline(__always)
-    private mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
+    mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
         if state.reader.bitCount >= count { return true }
         state.reader.fill(base, end: end, closed: closed)
         return state.reader.bitCount >= count
@@ -190,7 +231,7 @@ struct BaselineScan {
 
     /// F.2.2.3 DECODE (Figure F.16) with the lookahead table; −1 means "suspend".
     @inline(__always)
-    private mutating func decodeSymbol(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
+    mutating func decodeSymbol(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
         guard ensure(17, base, end: end, closed: closed) else { return decodeFromFewBits(table) }
         let entry = table.lookup[state.reader.peek(HuffmanTable.lookaheadBits)]
         if entry != 0 {
@@ -231,7 +272,7 @@ struct BaselineScan {
 
     /// F.2.2.1 RECEIVE(s) + EXTEND (Figure F.12); nil means "suspend". `1 ≤ s ≤ 15`.
     @inline(__always)
-    private mutating func receiveExtend(_ s: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+    mutating func receiveExtend(_ s: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
         guard ensure(s, base, end: end, closed: closed) else { return nil }
         let bits = state.reader.peek(s)
         state.reader.consume(s)
@@ -301,6 +342,7 @@ struct BaselineScan {
         }
         state.nextRestart = (state.nextRestart + 1) & 7
         state.predictors = Predictors()
+        state.eobRun = 0
         state.restartsToGo = restartInterval
         if state.reader.marker < 0 { state.insufficient = false }
         return true

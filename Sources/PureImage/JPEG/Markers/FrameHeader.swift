@@ -1,4 +1,4 @@
-/// T.81 §B.2.2 — Frame header syntax (SOF0, SOF1; SOF2 is parsed for `inspect` only).
+/// T.81 §B.2.2 — Frame header syntax (SOF0, SOF1, SOF2; other SOFn are parsed for `inspect` only).
 ///
 /// ```
 ///  Lf(16) P(8) Y(16) X(16) Nf(8)  { C_i(8) H_i(4) V_i(4) Tq_i(8) } × Nf

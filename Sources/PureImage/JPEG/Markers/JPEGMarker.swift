@@ -35,11 +35,9 @@ enum JPEGMarker {
     /// types it does not decode (here: all but SOF0/SOF1) and reserved codes.
     static func refuseEarly(_ code: UInt8, offset: Int) throws(DecodeError) {
         switch code {
-        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.dht, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac,
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.dht, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac,
              JPEGMarker.dnl, JPEGMarker.sos, JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
             return
-        case JPEGMarker.sof2:
-            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.progressive)
         case 0xC9, 0xCA:
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.arithmeticCoding(sof: code))
         case JPEGMarker.sof3, 0xCB:

@@ -123,8 +123,9 @@ final class JPEGRenderer {
     var isComplete: Bool { rowsDone == geometry.outputHeight }
 
     /// IDCT of block rows `blockRows` of component `c` (clamped to the component's real
-    /// blocks; dummy blocks of partial MCUs are never reconstructed, as in libjpeg).
-    func reconstruct(component c: Int, from store: CoefficientStore, blockRows: Range<Int>) {
+    /// blocks; dummy blocks of partial MCUs are never reconstructed, as in libjpeg). With
+    /// `smoothing`, each block goes through `BlockSmoothing` first (progressive files).
+    func reconstruct(component c: Int, from store: CoefficientStore, blockRows: Range<Int>, smoothing: BlockSmoothing? = nil) {
         let component = geometry.components[c]
         let size = component.scaledBlockSize
         let stride = planeStrides[c]
@@ -146,6 +147,11 @@ final class JPEGRenderer {
                 // rows = heightInBlocks × size); bx < paddedWidth keeps the store access valid.
                 // Ring: ringRows is a multiple of `size`, so a block never straddles the wrap.
                 let rowBase = planes[c] + ((by * size) % planeRows[c]) * stride
+                if let smoothing {
+                    let table = quant[c], work = workspace
+                    smoothing.smoothRow(by) { bx, block in kernel(block, table, rowBase + bx * size, stride, work, rangeBase) }
+                    continue
+                }
                 for bx in 0..<component.widthInBlocks {
                     kernel(plane.block(x: bx, y: by), quant[c], rowBase + bx * size, stride, workspace, rangeBase)
                 }

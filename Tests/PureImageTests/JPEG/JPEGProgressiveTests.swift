@@ -1,0 +1,294 @@
+import CReference
+import Foundation
+import Testing
+@testable import PureImage
+
+/// Progressive JPEG (T.81 Annex G): the four scan kinds on a hand-built stream, scan-parameter
+/// checks, baseline == progressive (jpegtran), and the image after each scan against
+/// libjpeg-turbo's buffered-image output.
+@Suite struct JPEGProgressiveTests {
+    static let generated = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../Conformance/generated/jpeg").standardizedFileURL.path
+
+    // MARK: - One 8×8 block through all four scan kinds
+
+    /// An 8×8 grayscale progressive stream, every field annotated. Quantization is all 1s so
+    /// coefficients are sample-domain values.
+    static let fourScans: [UInt8] = {
+        var b: [UInt8] = [0xFF, 0xD8]                                  // SOI
+        b += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64) // DQT Tq 0, all 1
+        b += [0xFF, 0xC2, 0x00, 0x0B, 0x08, 0x00, 0x08, 0x00, 0x08, 0x01] // SOF2: P 8, 8×8, Nf 1
+        b += [0x01, 0x11, 0x00]                                         // C 1, H 1 V 1, Tq 0
+        // DHT DC 0: L1 = 1, L2 = 1; `0` → 0x02 (size 2), `10` → 0x00.
+        b += [0xFF, 0xC4, 0x00, 0x15, 0x00, 0x01, 0x01] + [UInt8](repeating: 0, count: 14) + [0x02, 0x00]
+        // DHT AC 0: `0` → 0x01 (run 0, size 1), `10` → 0x00 (EOB, EOBRUN 1).
+        b += [0xFF, 0xC4, 0x00, 0x15, 0x10, 0x01, 0x01] + [UInt8](repeating: 0, count: 14) + [0x01, 0x00]
+        // Scan 1, DC first, Al 1: `0` T = 2, `11` DIFF = +3 → DC = 3 << 1 = 6. Pad with 1s.
+        b += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x01, 0b0111_1111]
+        // Scan 2, AC first Ss 1 Se 2, Al 1: `0` RS 0x01, `1` → +1 << 1 = 2 at zz 1;
+        // `0` RS 0x01, `0` → −1 << 1 = −2 at zz 2; k passes Se, no EOB needed.
+        b += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x02, 0x01, 0b0100_1111]
+        // Scan 3, DC refinement Ah 1 Al 0: bit `1` → DC |= 1 = 7. 0xFF is stuffed as FF 00.
+        b += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x10, 0xFF, 0x00]
+        // Scan 4, AC refinement Ss 1 Se 63 Ah 1 Al 0: `0` RS 0x01 and sign `1` (a new +1);
+        // zz 1 is non-zero: correction `1` → 2 + 1 = 3; zz 2 non-zero: correction `0` (stays
+        // −2); zz 3 is zero, the run of 0 ends: the new +1 goes there. `10` EOB. Pad `11`.
+        b += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x3F, 0x10, 0b0110_1011]
+        b += [0xFF, 0xD9]                                               // EOI
+        return b
+    }()
+
+    @Test func fourScanKindsByHand() throws {
+        let decoder = JPEGDecoder(options: DecodeOptions())
+        var input = InputBuffer(Self.fourScans, isClosed: true)
+        #expect(try decoder.advance(&input) == .finished)
+        let block = try #require(decoder.coefficientsForTesting.first)
+        // Natural order: zz 1 = (0,1) → 1, zz 2 = (1,0) → 8, zz 3 = (2,0) → 16.
+        #expect(block[0] == 7 && block[1] == 3 && block[8] == -2 && block[16] == 1)
+        #expect(block.enumerated().allSatisfy { [0, 1, 8, 16].contains($0.offset) || $0.element == 0 })
+        // Scan 4 refines 1…63 although only 1…2 had a first scan: libjpeg-turbo warns once per
+        // coefficient 3…63 (JWRN_BOGUS_PROGRESSION) and decodes it anyway; so do we.
+        #expect(decoder.warnings.count == 61)
+        #expect(decoder.warnings.allSatisfy { $0.message.hasPrefix("Inconsistent progression sequence for component 0") })
+        #expect(JPEGTestSupport.reference(Self.fourScans).status == 1)
+        expectSameAsLibjpeg(Self.fourScans)
+        // After scan 1 only the DC is there, and smoothing estimates nothing for a lone block.
+        #expect(decoder.progressiveScans.map(\.ss) == [0, 1, 0, 1])
+    }
+
+    /// Scan 4 cut inside its data: libjpeg fills zeros, keeps what the scans gave, warns.
+    @Test func truncatedRefinementScan() {
+        let cut = Array(Self.fourScans.prefix(Self.fourScans.count - 3))
+        expectSameAsLibjpeg(cut)
+        if case .success(let ours) = JPEGTestSupport.decode(cut) { #expect(ours.truncated) }
+    }
+
+    // MARK: - Scan parameters (G.1.1.1, jdphuff.c start_pass_phuff_decoder)
+
+    /// Offset of the n-th SOS's Ss byte in `fourScans`-shaped streams (Ns = 1).
+    static func ssOffset(_ bytes: [UInt8], scan: Int) -> Int? {
+        var seen = 0
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] == 0xDA {
+            if seen == scan { return i + 4 + 1 + 2 * Int(bytes[i + 4]) }
+            seen += 1
+        }
+        return nil
+    }
+
+    @Test func refusedScanParameters() throws {
+        // (scan, byte after Ss, value): Se ≠ 0 in a DC scan; Ss > Se; Se > 63; Al > 13; Al ≠ Ah − 1.
+        let patches: [(Int, Int, UInt8, JPEGError)] = [
+            (0, 1, 5, .badProgression(ss: 0, se: 5, ah: 0, al: 1)),
+            (1, 0, 3, .badProgression(ss: 3, se: 2, ah: 0, al: 1)),
+            (3, 1, 64, .badProgression(ss: 1, se: 64, ah: 1, al: 0)),
+            (0, 2, 0x0E, .badProgression(ss: 0, se: 0, ah: 0, al: 14)),
+            (2, 2, 0x20, .badProgression(ss: 0, se: 0, ah: 2, al: 0)),
+        ]
+        for (scan, delta, value, expected) in patches {
+            var bytes = Self.fourScans
+            let at = try #require(Self.ssOffset(bytes, scan: scan))
+            bytes[at + delta] = value
+            guard case .failure(let error) = JPEGTestSupport.decode(bytes) else {
+                Issue.record("scan \(scan) patched \(value) decoded"); continue
+            }
+            #expect(error.kind == .malformed && (error.reason as? JPEGError) == expected)
+            #expect(JPEGTestSupport.reference(bytes).status < 0)
+        }
+    }
+
+    @Test func inconsistentProgressionIsAWarning() throws {
+        // Scan 2 claims Ah 2 Al 1 although nothing was sent for zz 1, 2: libjpeg warns
+        // (JWRN_BOGUS_PROGRESSION) and decodes it as a refinement scan.
+        var bytes = Self.fourScans
+        let at = try #require(Self.ssOffset(bytes, scan: 1))
+        bytes[at + 2] = 0x21
+        guard case .success(let ours) = JPEGTestSupport.decode(bytes) else { Issue.record("refused"); return }
+        #expect(ours.warnings.contains { $0.message.hasPrefix("Inconsistent progression sequence for component 0 coefficient 1") })
+        #expect(JPEGTestSupport.reference(bytes).status == 1)
+        expectSameAsLibjpeg(bytes)
+    }
+
+    func expectSameAsLibjpeg(_ bytes: [UInt8], scale: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) {
+        let reference = JPEGTestSupport.reference(bytes, scale: scale)
+        switch JPEGTestSupport.decode(bytes, scale: scale) {
+        case .success(let ours):
+            #expect(reference.status >= 0, "libjpeg: \(reference.message)", sourceLocation: sourceLocation)
+            #expect(JPEGTestSupport.asLibjpegBytes(ours) == reference.pixels, sourceLocation: sourceLocation)
+        case .failure(let error):
+            #expect(reference.status < 0, "ours: \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: - Baseline == progressive (jpegtran -progressive is lossless in the DCT domain)
+
+    @Test(arguments: ["sample_2x2_64x64.jpg", "sample_1x1_33x31.jpg", "gray_255x129.jpg", "restart1_33x31.jpg", "rgb_33x31.jpg"])
+    func baselineAndProgressiveAgree(_ name: String) throws {
+        let path = Self.generated + "/" + name
+        guard let baseline = JPEGTestSupport.read(path), FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran") else { return }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pi-progressive-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        process.arguments = ["-progressive", "-copy", "all", "-outfile", output.path, path]
+        try process.run()
+        process.waitUntilExit()
+        let progressive = try #require(JPEGTestSupport.read(output.path))
+        #expect(progressive.contains(0xC2))
+        for scale in [1, 2, 4, 8] {
+            func coefficients(_ bytes: [UInt8]) throws -> ([[Int16]], [UInt8]) {
+                let decoder = JPEGDecoder(options: DecodeOptions(jpegScaleDenominator: scale))
+                decoder.keepsWholeImage = true
+                var input = InputBuffer(bytes, isClosed: true)
+                _ = try decoder.advance(&input)
+                return (decoder.coefficientsForTesting, try decoder.frame(at: 0).bytes)
+            }
+            let (a, pixelsA) = try coefficients(baseline)
+            let (b, pixelsB) = try coefficients(progressive)
+            #expect(!a.isEmpty && a == b, "\(name) coefficients")
+            #expect(pixelsA == pixelsB, "\(name) 1/\(scale)")
+            expectSameAsLibjpeg(progressive, scale: scale)
+        }
+    }
+
+    // MARK: - The image after each scan (libjpeg-turbo buffered-image mode)
+
+    final class Passes {
+        var images: [Int: [UInt8]] = [:]
+    }
+
+    /// libjpeg-turbo's output pass after each completed scan (`pi_ref_jpeg_decode_scans`).
+    static func referencePasses(_ bytes: [UInt8]) -> [Int: [UInt8]] {
+        let passes = Passes()
+        let context = Unmanaged.passUnretained(passes).toOpaque()
+        var message = [CChar](repeating: 0, count: 256)
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            pi_ref_jpeg_decode_scans(buffer.baseAddress, buffer.count, context, { context, scan, image in
+                guard let context, let image, let pixels = image.pointee.pixels else { return }
+                let passes = Unmanaged<Passes>.fromOpaque(context).takeUnretainedValue()
+                passes.images[Int(scan)] = Array(UnsafeBufferPointer(start: pixels, count: image.pointee.size))
+            }, &message)
+        }
+        return passes.images
+    }
+
+    /// Our partial image after scan n: the bytes up to the next SOS marker (FF DA included,
+    /// input open), then `partialFrame()`; the last scan's image is the final frame.
+    static func ourPasses(_ bytes: [UInt8]) throws -> [Int: [UInt8]] {
+        var starts: [Int] = []
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] == 0xDA { starts.append(i) }
+        var result: [Int: [UInt8]] = [:]
+        for (index, _) in starts.enumerated() {
+            let decoder = JPEGDecoder(options: DecodeOptions())
+            if index + 1 < starts.count {
+                var input = InputBuffer(Array(bytes.prefix(starts[index + 1] + 2)), isClosed: false)
+                _ = try decoder.advance(&input)
+                if let partial = decoder.partialFrame() { result[index + 1] = partial.bitmap.bytes }
+            } else {
+                var input = InputBuffer(bytes, isClosed: true)
+                _ = try decoder.advance(&input)
+                result[index + 1] = try decoder.frame(at: 0).bytes
+            }
+        }
+        return result
+    }
+
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return 0 }
+        var sum = 0.0
+        for i in 0..<a.count { let d = Double(a[i]) - Double(b[i]); sum += d * d }
+        return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / Double(a.count)))
+    }
+
+    /// Exact match after every scan, smoothing included (decode_smooth_data's arithmetic).
+    @Test(arguments: ["progressive_255x129.jpg", "scans_spectral_bands_255x129.jpg", "scans_deep_refinement_255x129.jpg",
+                      "restart1_progressive_33x31.jpg", "progressive_gray_501x333.jpg", "sample_2x2_progressive_33x31.jpg"])
+    func everyScanMatchesBufferedImageMode(_ name: String) throws {
+        guard let bytes = JPEGTestSupport.read(Self.generated + "/" + name) else { return }
+        try Self.compareScans(bytes, name: name)
+    }
+
+    @Test func everyScanOfTheCorpusPeacock() throws {
+        guard let root = JPEGCorpusTests.root,
+              let bytes = JPEGTestSupport.read(root + "/jpeg/wuffs/peacock.progressive.jpeg") else { return }
+        try Self.compareScans(bytes, name: "peacock.progressive.jpeg")
+    }
+
+    static func compareScans(_ bytes: [UInt8], name: String) throws {
+        let reference = referencePasses(bytes)
+        let ours = try ourPasses(bytes)
+        #expect(!reference.isEmpty)
+        for (scan, image) in reference.sorted(by: { $0.key < $1.key }) {
+            guard let mine = ours[scan] else { Issue.record("\(name): no partial image after scan \(scan)"); continue }
+            let value = psnr(mine, image)
+            #expect(mine == image, "\(name) scan \(scan): PSNR \(value) dB")
+        }
+    }
+
+    // MARK: - Damage
+
+    /// Cut at every offset (every few for the larger file): truncated progressive files render
+    /// what the scans gave, smoothing rows past the cut with the previous scan's bits, and are
+    /// marked truncated; libjpeg-turbo gives the same pixels.
+    @Test(arguments: ["scans_spectral_bands_33x31.jpg", "restart1_progressive_33x31.jpg", "progressive_255x129.jpg"])
+    func truncationAtEveryOffsetMatchesLibjpeg(_ name: String) {
+        guard let full = JPEGTestSupport.read(Self.generated + "/" + name) else { return }
+        let step = max(1, full.count / 300)
+        for length in stride(from: 2, to: full.count - 2, by: step) {
+            let prefix = Array(full.prefix(length))
+            let reference = JPEGTestSupport.reference(prefix)
+            switch JPEGTestSupport.decode(prefix) {
+            case .success(let ours):
+                #expect(ours.truncated, "\(name) cut at \(length)")
+                #expect(JPEGTestSupport.asLibjpegBytes(ours) == reference.pixels, "\(name) cut at \(length): \(reference.message)")
+            case .failure(let error):
+                #expect(reference.status < 0, "\(name) cut at \(length): \(error)")
+            }
+        }
+    }
+
+    /// Fed in pieces of 1, 7 and 50 bytes, a progressive file gives the one-shot image.
+    @Test func chunkingGivesTheOneShotResult() throws {
+        guard let bytes = JPEGTestSupport.read(Self.generated + "/scans_deep_refinement_33x31.jpg") else { return }
+        let whole = try JPEGTestSupport.decode(bytes).get().bitmap.bytes
+        for size in [1, 7, 50] {
+            let decoder = JPEGDecoder(options: DecodeOptions())
+            var input = InputBuffer([], isClosed: false)
+            var sent = 0
+            var progress = DecodeProgress.needMoreInput
+            while sent < bytes.count {
+                let next = min(bytes.count, sent + size)
+                input.append(contentsOf: bytes[sent..<next])
+                sent = next
+                if sent == bytes.count { input.close() }
+                progress = try decoder.advance(&input)
+                _ = decoder.partialFrame()
+            }
+            #expect(progress == .finished)
+            #expect(try decoder.frame(at: 0).bytes == whole, "pieces of \(size)")
+        }
+    }
+
+    /// Corrupt progressive files: no crash, no hang, and whatever both accept is identical.
+    @Test func mutatedProgressiveFilesMatchLibjpeg() throws {
+        guard let bytes = JPEGTestSupport.read(Self.generated + "/scans_spectral_bands_33x31.jpg") else { return }
+        var seed: UInt64 = 0x5EED_0002
+        func next() -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        var differing = 0
+        for _ in 0..<400 {
+            var mutated = bytes
+            for _ in 0..<(1 + next() % 4) {
+                let at = 200 + next() % max(1, mutated.count - 200)
+                if at < mutated.count { mutated[at] = UInt8(truncatingIfNeeded: next()) }
+            }
+            let reference = JPEGTestSupport.reference(mutated)
+            if case .success(let ours) = JPEGTestSupport.decode(mutated), reference.status >= 0,
+               JPEGTestSupport.asLibjpegBytes(ours) != reference.pixels {
+                differing += 1
+            }
+        }
+        #expect(differing == 0)
+    }
+}
