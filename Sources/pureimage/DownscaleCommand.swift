@@ -1,4 +1,7 @@
 import PureImage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `pureimage downscale FILE -o OUT [--limit-bytes N] [--plan]` and
 /// `pureimage thumbnail FILE -o OUT --max-pixel-size N [--apply-orientation]`
@@ -13,6 +16,8 @@ enum DownscaleCommand {
              unless -o is given too
     --no-dct-scaling  JPEG: resample from the full-size decode instead of first reducing
              1/2, 1/4 or 1/8 in the DCT domain (to measure what that reduction costs)
+    --stats  print the time and the process's peak resident memory after the downscale
+             (before any output is encoded); -o is then optional
     OUT: .pam, .png, .ppm or .pgm (RGBA, straight alpha).
     """
 
@@ -24,11 +29,13 @@ enum DownscaleCommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--limit-bytes"], allowedFlags: ["--plan", "--no-dct-scaling", "--help", "-h"])
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--limit-bytes"], allowedFlags: ["--plan", "--no-dct-scaling", "--stats", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
         guard parsed.positional.count == 1, let path = parsed.positional.first else { throw UsageError(message: "downscale takes exactly one FILE") }
         let output = parsed.value("-o") ?? parsed.value("--output")
-        guard output != nil || parsed.has("--plan") else { throw UsageError(message: "downscale needs -o OUT (or --plan)") }
+        guard output != nil || parsed.has("--plan") || parsed.has("--stats") else {
+            throw UsageError(message: "downscale needs -o OUT (or --plan, --stats)")
+        }
         var limit = 0
         if let text = parsed.value("--limit-bytes") {
             guard let value = Int(text), value >= 0 else { throw UsageError(message: "--limit-bytes takes a byte count ≥ 0") }
@@ -37,9 +44,17 @@ enum DownscaleCommand {
         do {
             let source = try ImageSource(contentsOfFile: path)
             if parsed.has("--plan") { print(try source.downscalePlan(limitBytes: limit).description) }
-            guard let output else { return ExitStatus.success }
+            guard output != nil || parsed.has("--stats") else { return ExitStatus.success }
+            let started = ContinuousClock.now
             let bitmap = try source.decodedAndScaledDown(limitBytes: limit, output: .canonicalRGBA,
                                                          jpegDCTScaling: !parsed.has("--no-dct-scaling"))
+            if parsed.has("--stats") {
+                let elapsed = ContinuousClock.now - started
+                var usage = rusage()
+                getrusage(RUSAGE_SELF.rawValue, &usage)   // ru_maxrss: kilobytes on Linux
+                print("downscaled to \(bitmap.width) x \(bitmap.height) in \(elapsed); peak resident memory \(usage.ru_maxrss / 1024) MB (input file \(source.byteCount / 1_048_576) MB)")
+            }
+            guard let output else { return ExitStatus.success }
             return try write(bitmap, to: output)
         } catch let error as DecodeError {
             return CLI.report(path, error)

@@ -43,6 +43,8 @@ public final class ImageSource {
     public let options: DecodeOptions
     /// The file's bytes (the downscaler decodes them again in streaming mode).
     let bytes: [UInt8]
+    /// Size of the input in bytes.
+    public var byteCount: Int { bytes.count }
     private let session: DecodeSession
     private var header: ImageProperties?
 

@@ -34,6 +34,10 @@ final class JPEGDecoder: FormatDecoder {
     private var geometry: FrameGeometry?
     private var store: CoefficientStore?
     private var renderer: JPEGRenderer?
+    /// Streaming mode for the downscaler: every output row, top to bottom, as a one-row native
+    /// bitmap; the full-size output is never allocated (`frame(at:)` is then unavailable). Set
+    /// before the first `advance`.
+    var rowSink: ((Bitmap) -> Void)?
     /// Set at the first SOS: false when that scan held every component (libjpeg's
     /// `has_multiple_scans`), so MCU rows are rendered as they arrive.
     private var multiScan = false
@@ -79,7 +83,7 @@ final class JPEGDecoder: FormatDecoder {
     /// Docs/JPEG.md), at the size `DecodeOptions.jpegScaleDenominator` gives (⌈X / N⌉ ×
     /// ⌈Y / N⌉; `properties` keeps the stored size). Rows not decoded yet are zero.
     func frame(at index: Int) throws(DecodeError) -> Bitmap {
-        guard index == 0, let renderer else {
+        guard index == 0, let renderer, renderer.rowSink == nil else {
             throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
         }
         let model: ColorModel = renderer.channels == 1 ? .gray : renderer.channels == 3 ? .rgb : .cmyk
@@ -496,7 +500,22 @@ final class JPEGDecoder: FormatDecoder {
         progression = ProgressiveState(components: count)
         let store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, limits: options.limits)
         let ring: [Int]? = multiScan ? nil : geometry.components.map { ($0.v > 0 && firstScan.components.count > 1 ? $0.v : 1) * $0.scaledBlockSize }
-        let renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring, limits: options.limits)
+        var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
+        if let rowSink {
+            let width = geometry.outputWidth
+            let model: ColorModel
+            switch transform {
+            case .gray: model = .gray
+            case .rgb, .yccToRGB: model = .rgb
+            case .cmyk, .ycckToCMYK: model = .cmyk
+            }
+            let format = PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none)
+            sink = { row in
+                rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row)))
+            }
+        }
+        let renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring,
+                                        limits: options.limits, rowSink: sink)
         colorTransform = transform
         invertsCMYK = inverted
         self.geometry = geometry

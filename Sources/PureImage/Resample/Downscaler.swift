@@ -7,7 +7,9 @@
 ///   non-interlaced images; Adam7 keeps its stored samples (the state the format needs) until
 ///   pass 7, then streams them.
 /// - JPEG: decoded at the largest DCT-domain reduction (1/2, 1/4, 1/8) that keeps the
-///   intermediate at least as large as the destination, then resampled.
+///   intermediate at least as large as the destination, its output rows streamed from the
+///   renderer (`JPEGDecoder.rowSink`): single-scan files hold one MCU row of coefficients and a
+///   few of samples; progressive files keep their coefficient store (the state the format needs).
 /// - Other formats: the first frame is decoded, then streamed through the resampler.
 public enum Downscaler {
     /// The JPEG DCT-domain reduction for a destination size: the largest denominator in
@@ -45,15 +47,40 @@ public enum Downscaler {
             try session.pump()
             if let conversionFailure { throw conversionFailure }
             finishMissingRows(resampler)
-            return (resampler.bitmap(), decoder.truncation)
+            return (resampler.takeBitmap(), decoder.truncation)
         }
-        // Whole-frame path, with a DCT-domain reduction first for JPEG.
+        if format == .jpeg {
+            // Reduce in the DCT domain first, then stream the decoder's output rows (MCU-row bands
+            // for single-scan files; progressive files keep their coefficients, then stream).
+            var jpegOptions = options
+            let denominator = allowJPEGScaling
+                ? jpegScaleDenominator(sourceWidth: sourceWidth, sourceHeight: sourceHeight, destinationWidth: width, destinationHeight: height)
+                : 1
+            jpegOptions.jpegScaleDenominator = denominator
+            let decoder = JPEGDecoder(options: jpegOptions)
+            // libjpeg's scaled size: ceil(size / denominator).
+            let resampler = StreamingResampler(sourceWidth: (sourceWidth + denominator - 1) / denominator,
+                                               sourceHeight: (sourceHeight + denominator - 1) / denominator,
+                                               destinationWidth: width, destinationHeight: height)
+            var conversionFailure: DecodeError?
+            decoder.rowSink = { row in
+                guard conversionFailure == nil else { return }
+                do {
+                    let premultiplied = try row.converted(to: .rgba8Premultiplied).tightlyPacked()
+                    premultiplied.bytes.withUnsafeBufferPointer { resampler.consume($0) }
+                } catch {
+                    conversionFailure = DecodeError(.unsupported, format: .jpeg, offset: nil, ContainerError.outputConversion("\(error)"))
+                }
+            }
+            let session = DecodeSession(format: .jpeg, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+            try session.pump()
+            if let conversionFailure { throw conversionFailure }
+            finishMissingRows(resampler)
+            return (resampler.takeBitmap(), decoder.truncation)
+        }
+        // Whole-frame path for the other formats.
         var frameOptions = options
         frameOptions.firstFrameOnly = true
-        if format == .jpeg && allowJPEGScaling {
-            frameOptions.jpegScaleDenominator = jpegScaleDenominator(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                                                      destinationWidth: width, destinationHeight: height)
-        }
         let source = try ImageSource(bytes: bytes, options: frameOptions)
         let frame = try source.image(at: 0, options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
         let resampler = StreamingResampler(sourceWidth: frame.width, sourceHeight: frame.height,
@@ -63,7 +90,7 @@ public enum Downscaler {
                 resampler.consume(UnsafeBufferPointer(rebasing: all[y * frame.bytesPerRow ..< y * frame.bytesPerRow + frame.width * 4]))
             }
         }
-        return (resampler.bitmap(), source.truncation)
+        return (resampler.takeBitmap(), source.truncation)
     }
 
     /// Rows a truncated file never delivered count as transparent.
@@ -93,11 +120,13 @@ extension ImageSource {
                                      jpegDCTScaling: Bool = true) throws(DecodeError) -> Bitmap {
         let plan = try downscalePlan(limitBytes: limitBytes)
         guard plan.scalesDown else { return try image(at: 0, options: ImageDecodingOptions(output: output)) }
-        let result = try Downscaler.resample(bytes, format: format, options: options,
-                                             sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
-                                             width: plan.destinationWidth, height: plan.destinationHeight,
-                                             allowJPEGScaling: jpegDCTScaling)
-        return try deliverScaled(result.bitmap, output: output, applyOrientation: false)
+        // `bitmap` is the only reference to the destination, so it is converted in place.
+        var (bitmap, _) = try Downscaler.resample(bytes, format: format, options: options,
+                                                  sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+                                                  width: plan.destinationWidth, height: plan.destinationHeight,
+                                                  allowJPEGScaling: jpegDCTScaling)
+        try deliverScaled(&bitmap, output: output, applyOrientation: false)
+        return bitmap
     }
 
     /// `CGImageSourceCreateThumbnailAtIndex` with `kCGImageSourceThumbnailMaxPixelSize`: the
@@ -110,13 +139,13 @@ extension ImageSource {
         if plan.width == header.width && plan.height == header.height {
             return try image(at: 0, options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
         }
-        let result = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
-                                             width: plan.width, height: plan.height)
-        return try deliverScaled(result.bitmap, output: output, applyOrientation: applyOrientation)
+        var (bitmap, _) = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
+                                                  width: plan.width, height: plan.height)
+        try deliverScaled(&bitmap, output: output, applyOrientation: applyOrientation)
+        return bitmap
     }
 
-    private func deliverScaled(_ premultiplied: Bitmap, output: ImageDecodingOptions.Output, applyOrientation: Bool) throws(DecodeError) -> Bitmap {
-        var bitmap = premultiplied
+    private func deliverScaled(_ bitmap: inout Bitmap, output: ImageDecodingOptions.Output, applyOrientation: Bool) throws(DecodeError) {
         do {
             let target: PixelFormat
             switch output {
@@ -137,6 +166,5 @@ extension ImageSource {
         if applyOrientation, let orientation = try? headerProperties().orientation {
             bitmap = bitmap.oriented(orientation)
         }
-        return bitmap
     }
 }

@@ -102,8 +102,12 @@ final class StreamingResampler {
     }
 
     /// The result as a premultiplied RGBA8 bitmap (complete once every source row was consumed).
-    func bitmap() -> Bitmap {
-        Bitmap(uncheckedWidth: destinationWidth, height: destinationHeight, format: .rgba8Premultiplied,
-               bytesPerRow: destinationWidth * 4, bytes: destination)
+    /// The destination storage moves into the bitmap (the resampler keeps no reference), so the
+    /// caller can convert it in place without a copy.
+    func takeBitmap() -> Bitmap {
+        let bytes = destination
+        destination = []
+        return Bitmap(uncheckedWidth: destinationWidth, height: destinationHeight, format: .rgba8Premultiplied,
+                      bytesPerRow: destinationWidth * 4, bytes: bytes)
     }
 }

@@ -112,7 +112,7 @@ import Testing
         full.bytes.withUnsafeBufferPointer { all in
             for y in 0..<61 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 97 * 4 ..< (y + 1) * 97 * 4])) }
         }
-        #expect(resampler.bitmap().bytes == streamed.bytes)
+        #expect(resampler.takeBitmap().bytes == streamed.bytes)
         // Interlaced: the same pixels.
         let interlaced = try ImageSource(bytes: built.interlacedPNG).thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
         #expect(interlaced.bytes == streamed.bytes)

@@ -52,7 +52,17 @@ final class JPEGRenderer {
     private let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
 
     /// Output pixels, `outputWidth × channels` bytes per row; rows ≥ `rowsDone` are zero.
-    private(set) var pixels: [UInt8]
+    /// Allocated when the first row is emitted (a file cut before its pixel data, or a header
+    /// probe, never touches memory for it). In streaming mode (`rowSink` set at creation) it
+    /// holds one row, reused for every row.
+    private var output: [UInt8] = []
+    private let outputBytes: Int
+
+    /// The output, full size (zero rows when nothing has been emitted yet).
+    var pixels: [UInt8] { output.isEmpty && rowSink == nil ? [UInt8](repeating: 0, count: outputBytes) : output }
+    /// Streaming mode (the downscaler): each finished output row is handed here, top to bottom,
+    /// and the full-size output is never allocated.
+    let rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)?
     private(set) var rowsDone = 0
 
     /// Sample rows held per component: the whole component, or for single-scan files a ring
@@ -63,8 +73,10 @@ final class JPEGRenderer {
 
     /// `ringMCURows`: per component, the sample rows of one MCU row when the file is
     /// single-scan (then planes are rings of three of them), nil to hold whole components.
-    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, limits: DecodeLimits) throws(DecodeError) {
+    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, limits: DecodeLimits,
+         rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
         self.geometry = geometry
+        self.rowSink = rowSink
         self.transform = transform
         self.invertCMYK = invertCMYK
         switch transform {
@@ -72,8 +84,8 @@ final class JPEGRenderer {
         case .rgb, .yccToRGB: channels = 3
         case .cmyk, .ycckToCMYK: channels = 4
         }
-        let outputBytes = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels,
-                                                  limits: limits, format: .jpeg, offset: nil)
+        outputBytes = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels,
+                                              limits: limits, format: .jpeg, offset: nil)
         var planeBytes = 0
         for (c, component) in geometry.components.enumerated() {
             let size = component.scaledBlockSize
@@ -84,7 +96,6 @@ final class JPEGRenderer {
             planeBytes += bytes
             _ = try SizeMath.allocationSize(planeBytes, 1, limits: limits, format: .jpeg, offset: nil)
         }
-        pixels = [UInt8](repeating: 0, count: outputBytes)
         rowsReady = [Int](repeating: 0, count: geometry.components.count)
         for (c, component) in geometry.components.enumerated() {
             let size = component.scaledBlockSize
@@ -175,7 +186,10 @@ final class JPEGRenderer {
         ColorConversionKernels.cbToB.withUnsafeBufferPointer { cbToB in
         ColorConversionKernels.crToG.withUnsafeBufferPointer { crToG in
         ColorConversionKernels.cbToG.withUnsafeBufferPointer { cbToG in
-        pixels.withUnsafeMutableBufferPointer { output in
+        if output.isEmpty {
+            output = [UInt8](repeating: 0, count: rowSink == nil ? outputBytes : geometry.outputWidth * channels)
+        }
+        output.withUnsafeMutableBufferPointer { output in
             guard let out = output.baseAddress, let r = crToR.baseAddress, let b = cbToB.baseAddress,
                   let rg = crToG.baseAddress, let bg = cbToG.baseAddress else { return }
             let tables = ColorConversionKernels.Tables(crToR: r, cbToB: b, crToG: rg, cbToG: bg)
@@ -190,7 +204,7 @@ final class JPEGRenderer {
                     rowPointers[c] = upsampleRow(component: c, outputRow: y)
                 }
                 // Bound: row y < outputHeight, `width × channels` bytes at y × width × channels.
-                let destination = out + y * width * channels
+                let destination = out + (rowSink == nil ? y * width * channels : 0)
                 switch transform {
                 case .gray:
                     destination.update(from: rowPointers[0], count: width)
@@ -204,6 +218,7 @@ final class JPEGRenderer {
                 if invertCMYK {
                     for i in 0..<(width * channels) { destination[i] = 255 &- destination[i] }
                 }
+                rowSink?(UnsafeBufferPointer(start: destination, count: width * channels))
                 rowsDone += 1
             }
         }}}}}
