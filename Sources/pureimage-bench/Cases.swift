@@ -28,10 +28,14 @@ enum CaseKind: Equatable {
     /// of these rows is PureImage one-shot, so the ratio is the cost of decoding incrementally
     /// (issue target: ≤ 1.15 on the large photos).
     case incremental(chunkBytes: Int)
+    /// JPEG decoded at 1/`denominator` size in the DCT domain against libjpeg-turbo's
+    /// `scale_num = 1, scale_denom = denominator` (the thumbnail / downscale fast path).
+    case scaledDecode(denominator: Int)
 
     var label: String {
         switch self {
         case .decode: return "decode"
+        case .scaledDecode(let denominator): return "decode 1/\(denominator)"
         case .incremental(let chunk): return "incremental \(chunk / 1024) KiB"
         }
     }
@@ -114,7 +118,8 @@ enum CaseFactory {
         case .png:
             return [png(file: file, variant: variant, bytes: bytes)] + incremental(file: file, variant: variant, bytes: bytes, format: .png)
         case .jpeg:
-            return [jpeg(file: file, variant: variant, bytes: bytes)] + incremental(file: file, variant: variant, bytes: bytes, format: .jpeg)
+            return [jpeg(file: file, variant: variant, bytes: bytes), jpeg(file: file, variant: variant, bytes: bytes, scale: 8)]
+                + incremental(file: file, variant: variant, bytes: bytes, format: .jpeg)
         case .gif: return [gif(file: file, variant: variant, bytes: bytes)]
         case .tiff: return [tiff(file: file, variant: variant, bytes: bytes)]
         case .webp, .heic, .heif: return []
@@ -145,13 +150,15 @@ enum CaseFactory {
     /// JPEG: the decoder's native output (RGB8 for colour files, Gray8 for grayscale, CMYK8 as
     /// stored) against libjpeg-turbo's default output colour space (islow IDCT, fancy
     /// upsampling): the layouts coincide, so no conversion is timed on either side.
-    static func jpeg(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
-        var benchCase = BenchCase(file: file, format: .jpeg, variant: variant, kind: .decode)
-        verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .native, timedFrame: { _ in 0 },
-                         reference: ReferenceOutcome(ReferenceDecoders.jpeg(bytes)),
-                         layoutName: { "\(nativeName($0)) (native | libjpeg default)" }) {
+    static func jpeg(file: String, variant: String, bytes: [UInt8], scale: Int = 1) -> BenchCase {
+        var benchCase = BenchCase(file: file, format: .jpeg, variant: variant, kind: scale == 1 ? .decode : .scaledDecode(denominator: scale))
+        var options = DecodeOptions()
+        options.jpegScaleDenominator = scale
+        verifyAndPrepare(&benchCase, bytes: bytes, options: options, output: .native, timedFrame: { _ in 0 },
+                         reference: ReferenceOutcome(ReferenceDecoders.jpeg(bytes, scaleDenominator: scale)),
+                         layoutName: { "\(nativeName($0)) (native\(scale == 1 ? "" : " 1/\(scale)") | libjpeg default)" }) {
             var image = PIRefImage()
-            bytes.withUnsafeBufferPointer { _ = pi_ref_jpeg_decode($0.baseAddress, $0.count, 1, &image) }
+            bytes.withUnsafeBufferPointer { _ = pi_ref_jpeg_decode($0.baseAddress, $0.count, Int32(scale), &image) }
             let size = image.size
             pi_ref_image_free(&image)
             return size
