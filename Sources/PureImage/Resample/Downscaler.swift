@@ -33,21 +33,7 @@ public enum Downscaler {
             let decoder = PNGDecoder(options: streaming)
             let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                                                destinationWidth: width, destinationHeight: height)
-            var conversionFailure: DecodeError?
-            decoder.rowSink = { row in
-                guard conversionFailure == nil else { return }
-                do {
-                    let premultiplied = try row.converted(to: .rgba8Premultiplied).tightlyPacked()
-                    premultiplied.bytes.withUnsafeBufferPointer { resampler.consume($0) }
-                } catch {
-                    conversionFailure = DecodeError(.unsupported, format: .png, offset: nil, ContainerError.outputConversion("\(error)"))
-                }
-            }
-            let session = DecodeSession(format: .png, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
-            try session.pump()
-            if let conversionFailure { throw conversionFailure }
-            finishMissingRows(resampler)
-            return (resampler.takeBitmap(), decoder.truncation)
+            return try stream(bytes, format: .png, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
         }
         if format == .jpeg {
             // Reduce in the DCT domain first, then stream the decoder's output rows (MCU-row bands
@@ -62,21 +48,7 @@ public enum Downscaler {
             let resampler = StreamingResampler(sourceWidth: (sourceWidth + denominator - 1) / denominator,
                                                sourceHeight: (sourceHeight + denominator - 1) / denominator,
                                                destinationWidth: width, destinationHeight: height)
-            var conversionFailure: DecodeError?
-            decoder.rowSink = { row in
-                guard conversionFailure == nil else { return }
-                do {
-                    let premultiplied = try row.converted(to: .rgba8Premultiplied).tightlyPacked()
-                    premultiplied.bytes.withUnsafeBufferPointer { resampler.consume($0) }
-                } catch {
-                    conversionFailure = DecodeError(.unsupported, format: .jpeg, offset: nil, ContainerError.outputConversion("\(error)"))
-                }
-            }
-            let session = DecodeSession(format: .jpeg, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
-            try session.pump()
-            if let conversionFailure { throw conversionFailure }
-            finishMissingRows(resampler)
-            return (resampler.takeBitmap(), decoder.truncation)
+            return try stream(bytes, format: .jpeg, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
         }
         // Whole-frame path for the other formats.
         var frameOptions = options
@@ -91,6 +63,27 @@ public enum Downscaler {
             }
         }
         return (resampler.takeBitmap(), source.truncation)
+    }
+
+    /// Runs a decoder in streaming mode over the whole input: `installSink` hands it the
+    /// function that converts each native row to premultiplied RGBA8 and feeds the resampler.
+    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder, into resampler: StreamingResampler,
+                       installSink: (@escaping (Bitmap) -> Void) -> Void) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
+        var conversionFailure: DecodeError?
+        installSink { row in
+            guard conversionFailure == nil else { return }
+            do {
+                let premultiplied = try row.converted(to: .rgba8Premultiplied).tightlyPacked()
+                premultiplied.bytes.withUnsafeBufferPointer { resampler.consume($0) }
+            } catch {
+                conversionFailure = DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
+            }
+        }
+        let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+        try session.pump()
+        if let conversionFailure { throw conversionFailure }
+        finishMissingRows(resampler)
+        return (resampler.takeBitmap(), decoder.truncation)
     }
 
     /// Rows a truncated file never delivered count as transparent.
