@@ -347,15 +347,7 @@ final class JPEGDecoder: FormatDecoder {
         var tables: [HuffmanTable] = []
         for (scanIndex, component) in header.components.enumerated() {
             let c = component.frameIndex
-            if !latched[c] {
-                let tq = frame.components[c].tq
-                guard tq < 4, let table = quantTables[tq] else {
-                    throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, JPEGError.missingQuantizationTable(tq))
-                }
-                renderer.setQuantization(component: c, table)
-                latchedQuant[c] = table
-                latched[c] = true
-            }
+            try latchQuantization(component: c, frame: frame, renderer: renderer, at: segment.bodyOffset)
             let dc = try huffmanTable(component.dcTable, isDC: true, at: segment.bodyOffset)
             let ac = try huffmanTable(component.acTable, isDC: false, at: segment.bodyOffset)
             tables += [dc, ac]
@@ -397,15 +389,8 @@ final class JPEGDecoder: FormatDecoder {
             blockCount += interleaved ? g.h * g.v : 1
         }
         guard blockCount <= 10 else { throw segment.malformed(.tooManyBlocksInMCU(blockCount)) }
-        for component in header.components where !latched[component.frameIndex] {
-            let c = component.frameIndex
-            let tq = frame.components[c].tq
-            guard tq < 4, let table = quantTables[tq] else {
-                throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, JPEGError.missingQuantizationTable(tq))
-            }
-            renderer.setQuantization(component: c, table)
-            latchedQuant[c] = table
-            latched[c] = true
+        for component in header.components {
+            try latchQuantization(component: component.frameIndex, frame: frame, renderer: renderer, at: segment.bodyOffset)
         }
         scanCount += 1
         progressiveScans.append((header.components.map(\.frameIndex), header.ss, header.se, header.ah, header.al))
@@ -457,6 +442,19 @@ final class JPEGDecoder: FormatDecoder {
                             restartInterval: restartInterval, zeroBlocks: false, start: segment.bodyOffset + segment.body.count,
                             kind: kind, iMCURowDivisor: divisor, lastGoodIMCURow: lastGoodIMCURow)
         state = .scan
+    }
+
+    /// jdinput.c `latch_quant_tables`: a component's quantization table is copied when its
+    /// first scan starts; later DQT segments do not change it.
+    private func latchQuantization(component c: Int, frame: FrameHeader, renderer: JPEGRenderer, at offset: Int) throws(DecodeError) {
+        guard !latched[c] else { return }
+        let tq = frame.components[c].tq
+        guard tq < 4, let table = quantTables[tq] else {
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.missingQuantizationTable(tq))
+        }
+        renderer.setQuantization(component: c, table)
+        latchedQuant[c] = table
+        latched[c] = true
     }
 
     private func huffmanTable(_ index: Int, isDC: Bool, at offset: Int) throws(DecodeError) -> HuffmanTable {
