@@ -24,6 +24,12 @@ final class TIFFDecoder: FormatDecoder {
     private var visited: Set<Int> = []
     private var chainComplete = false
     private var pages: [Bitmap] = []
+    /// The page being decoded band by band (its bitmap is the partial frame).
+    private var pageInProgress: TIFFPageDecoder?
+
+    /// Streaming mode (the downscaler): the first page's rows go here as bands of native rows,
+    /// and no page bitmap is kept. Set before the first `advance`.
+    var rowSink: ((Bitmap) -> Void)?
 
     private(set) var properties: ImageProperties?
     private(set) var truncation: DecodeError?
@@ -41,6 +47,12 @@ final class TIFFDecoder: FormatDecoder {
             throw DecodeError(.malformed, format: .tiff, offset: nil, ContainerError.frameOutOfRange(index: index, count: pages.count))
         }
         return pages[index]
+    }
+
+    /// The page being decoded: rows so far, the rest zero (black, or transparent with alpha).
+    func partialFrame() -> PartialFrame? {
+        guard let page = pageInProgress, let bitmap = page.bitmap else { return nil }
+        return PartialFrame(bitmap: bitmap, decodedRows: page.decodedRows, frameIndex: pages.count)
     }
 
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
@@ -101,16 +113,38 @@ final class TIFFDecoder: FormatDecoder {
                 if !input.isClosed && !valuesPresent(directory, input: input) { return .needMoreInput }
                 if index == 0 && properties == nil { try describeFirstPage(directory, input: input) }
                 do throws(DecodeError) {
-                    let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
-                    if !input.isClosed && !chunksPresent(layout, input: input) { return .needMoreInput }
-                    let page = try TIFFPage(layout: layout, bytes: input.bytes, endianness: endianness, limits: options.limits)
+                    let page: TIFFPageDecoder
+                    if let current = pageInProgress {
+                        page = current
+                    } else {
+                        let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
+                        page = TIFFPageDecoder(layout: layout, endianness: endianness, limits: options.limits,
+                                               rowSink: index == 0 ? rowSink : nil)
+                        pageInProgress = page
+                    }
+                    // Band by band as the bytes arrive; once the input is closed, bands whose
+                    // chunks run past the end decode what is there.
+                    while !page.isComplete {
+                        if !input.isClosed && !page.nextBandIsPresent(available: input.writeIndex) { return .needMoreInput }
+                        try page.decodeNextBand(bytes: input.bytes)
+                    }
+                    pageInProgress = nil
                     warnings += page.warnings
                     if let at = page.truncatedAt, truncation == nil {
                         truncation = DecodeError(.truncated, format: .tiff, offset: at, TIFFError.truncated(inside: "the image data of page \(index)"))
                     }
-                    pages.append(page.bitmap)
+                    if rowSink != nil {
+                        state = .done   // streaming decodes the first page only
+                        continue
+                    }
+                    // A layout always has at least one band (height ≥ 1), so the page exists.
+                    guard let bitmap = page.bitmap else {
+                        throw DecodeError(.malformed, format: .tiff, offset: directory.offset, TIFFError.invalidValue(field: "ImageLength", value: 0))
+                    }
+                    pages.append(bitmap)
                     state = .page(index + 1)
                 } catch {
+                    pageInProgress = nil
                     if index == 0 { throw error }
                     // Later pages: keep the pages before, as a viewer showing page 0 would.
                     warn(at: directory.offset, "page \(index): \(error); it and later pages dropped")
@@ -169,14 +203,5 @@ final class TIFFDecoder: FormatDecoder {
             let (end, overflow) = entry.valueOffset.addingReportingOverflow(entry.byteCount)
             return !overflow && end <= input.writeIndex
         }
-    }
-
-    /// Whether every strip or tile of the page is in the input.
-    private func chunksPresent(_ layout: TIFFImageLayout, input: InputBuffer) -> Bool {
-        for (offset, count) in zip(layout.offsets, layout.byteCounts) {
-            let (end, overflow) = offset.addingReportingOverflow(max(0, count))
-            if overflow || end > input.writeIndex { return false }
-        }
-        return true
     }
 }

@@ -14,8 +14,10 @@
 /// `TIFFRGBAImageBegin` does. Further extra samples are dropped. 16-bit samples are
 /// big-endian (`ByteOrder.default`).
 enum TIFFRendering {
-    static func render(layout: TIFFImageLayout, planes: [[UInt8]], planeRowBytes: Int, limits: DecodeLimits = .default) throws(DecodeError) -> Bitmap {
-        let width = layout.width, height = layout.height
+    /// Renders `rows` rows (default: the whole page) from planes holding those rows.
+    static func render(layout: TIFFImageLayout, planes: [[UInt8]], planeRowBytes: Int, rows: Int? = nil,
+                       limits: DecodeLimits = .default) throws(DecodeError) -> Bitmap {
+        let width = layout.width, height = rows ?? layout.height
         let bps = layout.bitsPerSample
         let bytesPerSample = bps == 16 ? 2 : 1
         let spp = layout.samplesPerPixel

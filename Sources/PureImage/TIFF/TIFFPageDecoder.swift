@@ -1,0 +1,195 @@
+/// Decodes one page (IFD) band by band, where a band is one row of chunks — a strip, or a row
+/// of tiles — across every plane (§8 strips, §15 tiles, §8 PlanarConfiguration). Each band's
+/// chunks are decompressed, assembled into band-high sample planes (edge tiles clipped) and
+/// rendered into native rows, which either go into the page bitmap or, when streaming
+/// (`rowSink`), straight to the caller — then the full-size page never exists.
+///
+/// Bands are independent of each other (TIFF chunks share nothing but the tags), so decoding
+/// them as their bytes arrive gives exactly the pixels of decoding the page at once.
+final class TIFFPageDecoder {
+    let layout: TIFFImageLayout
+    private let endianness: Endianness
+    private let limits: DecodeLimits
+    private let rowSink: ((Bitmap) -> Void)?
+
+    /// The index of the next band (row of chunks) to decode.
+    private(set) var nextBand = 0
+    /// The page so far (nil until the first band is decoded, and always when streaming).
+    /// Rows at and after `decodedRows` are zero.
+    private(set) var bitmap: Bitmap?
+    private(set) var warnings: [DecodeWarning] = []
+    /// Set when a chunk's bytes run past the end of the input and it decoded short.
+    private(set) var truncatedAt: Int?
+
+    init(layout: TIFFImageLayout, endianness: Endianness, limits: DecodeLimits, rowSink: ((Bitmap) -> Void)? = nil) {
+        self.layout = layout
+        self.endianness = endianness
+        self.limits = limits
+        self.rowSink = rowSink
+    }
+
+    var isComplete: Bool { nextBand >= layout.chunksDown }
+    var decodedRows: Int { min(layout.height, nextBand * layout.chunkHeight) }
+
+    /// Whether every chunk of the next band lies within the first `available` bytes.
+    func nextBandIsPresent(available: Int) -> Bool {
+        for index in chunkIndices(band: nextBand) {
+            let (end, overflow) = layout.offsets[index].addingReportingOverflow(max(0, layout.byteCounts[index]))
+            if overflow || end > available { return false }
+        }
+        return true
+    }
+
+    /// Decodes the next band from `bytes` (the whole input so far). Chunks that run past the
+    /// end decode what is there; missing chunks stay zero (libtiff's RGBA interface leaves
+    /// them blank too), each with a warning.
+    func decodeNextBand(bytes: [UInt8]) throws(DecodeError) {
+        let band = nextBand
+        let top = band * layout.chunkHeight
+        let rows = min(layout.chunkHeight, layout.height - top)
+        let rendered = layout.isSubsampledYCbCr
+            ? try decodeSubsampledYCbCrBand(band, rows: rows, bytes: bytes)
+            : try TIFFRendering.render(layout: layout, planes: try decodeBandPlanes(band, rows: rows, bytes: bytes),
+                                       planeRowBytes: layout.planeRowBytes, rows: rows, limits: limits)
+        nextBand += 1
+        if let rowSink {
+            rowSink(rendered)
+            return
+        }
+        if bitmap == nil {
+            let total = try SizeMath.allocationSize(rendered.bytesPerRow, layout.height, limits: limits, format: .tiff, offset: nil)
+            bitmap = Bitmap(uncheckedWidth: layout.width, height: layout.height, format: rendered.format,
+                            bytesPerRow: rendered.bytesPerRow, bytes: [UInt8](repeating: 0, count: total))
+        }
+        // Both are tight rows of the same format and width, so the band is one contiguous copy.
+        let start = top * rendered.bytesPerRow
+        bitmap?.bytes.replaceSubrange(start ..< start + rendered.bytes.count, with: rendered.bytes)
+    }
+
+    /// The chunk indices of a band, plane by plane, left to right.
+    private func chunkIndices(band: Int) -> [Int] {
+        var indices: [Int] = []
+        for plane in 0..<layout.planeCount {
+            for across in 0..<layout.chunksAcross {
+                indices.append(plane * layout.chunksPerPlane + band * layout.chunksAcross + across)
+            }
+        }
+        return indices
+    }
+
+    /// The bytes of chunk `index` that are in the input, or nil (with a warning) when none are.
+    private func chunkBytes(_ index: Int, in bytes: [UInt8]) -> (data: ArraySlice<UInt8>, offset: Int, count: Int)? {
+        let offset = layout.offsets[index]
+        let count = max(0, layout.byteCounts[index])
+        let available = offset >= 0 && offset < bytes.count ? min(count, bytes.count - offset) : 0
+        guard available > 0 else {
+            warnings.append(DecodeWarning(offset: offset, "strip or tile \(index) has no data in the file"))
+            if count > 0 && offset >= bytes.count && truncatedAt == nil { truncatedAt = bytes.count }
+            return nil
+        }
+        return (bytes[offset ..< offset + available], offset, count)
+    }
+
+    /// Decompresses the band's chunks into `rows`-high planes, `planeRowBytes` per row.
+    private func decodeBandPlanes(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> [[UInt8]] {
+        let planeRowBytes = layout.planeRowBytes
+        let planeBytes = try SizeMath.allocationSize(planeRowBytes, rows, layout.planeCount,
+                                                     limits: limits, format: .tiff, offset: nil) / layout.planeCount
+        var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: planeBytes), count: layout.planeCount)
+        let chunkRowBytes = layout.chunkRowBytes
+        let bitsPerPixel = layout.bitsPerSample * layout.samplesPerPlane
+        for plane in 0..<layout.planeCount {
+            for across in 0..<layout.chunksAcross {
+                let index = plane * layout.chunksPerPlane + band * layout.chunksAcross + across
+                // Strips hold only the rows left in the image; tiles are stored whole, but rows
+                // below the image are never shown, so only the rows inside it are decoded (a
+                // tiny file declaring a 40000 × 40000 tile costs one row).
+                let expected = try SizeMath.allocationSize(rows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
+                guard let chunk = chunkBytes(index, in: bytes) else { continue }
+                var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits)
+                if let problem = outcome.problem {
+                    warnings.append(DecodeWarning(offset: chunk.offset, problem))
+                    if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
+                }
+                TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness)
+                // libtiff (tif_predict.c) undoes the predictor only when the codec reports
+                // success; a chunk that decoded short keeps its differences, and so do we.
+                if layout.predictor == 2 && outcome.decoded == expected {
+                    TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: rows,
+                                                   samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
+                }
+                // Place the chunk: byte column of its left edge (tiles are 16-pixel multiples by
+                // §15, so the edge is byte-aligned for every depth; others are refused).
+                let leftBits = across * layout.chunkWidth * bitsPerPixel
+                guard leftBits % 8 == 0 else {
+                    throw DecodeError(.unsupported, format: .tiff, offset: chunk.offset,
+                                      TIFFError.unsupportedLayout("tile width \(layout.chunkWidth) with \(bitsPerPixel)-bit pixels"))
+                }
+                let leftByte = leftBits / 8
+                let copyBytes = min(chunkRowBytes, planeRowBytes - leftByte)
+                guard copyBytes > 0 else { continue }
+                let decodedRows = min(rows, outcome.bytes.count / max(1, chunkRowBytes))
+                outcome.bytes.withUnsafeBufferPointer { source in
+                    planes[plane].withUnsafeMutableBufferPointer { destination in
+                        for row in 0..<decodedRows {
+                            // row < decodedRows, so row × chunkRowBytes + copyBytes ≤ the chunk's
+                            // bytes; row < rows and leftByte + copyBytes ≤ planeRowBytes.
+                            let from = row * chunkRowBytes
+                            let to = row * planeRowBytes + leftByte
+                            for i in 0..<copyBytes { destination[to + i] = source[from + i] }
+                        }
+                    }
+                }
+            }
+        }
+        return planes
+    }
+
+    /// §21 subsampled YCbCr (contiguous): each data unit holds h × v luma samples (row by row)
+    /// then one Cb and one Cr shared by those pixels — libtiff's RGBA interface replicates the
+    /// chroma over the unit (no interpolation), and so do we. Data units past the image's right
+    /// or bottom edge are decoded and dropped.
+    private func decodeSubsampledYCbCrBand(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> Bitmap {
+        let width = layout.width
+        let (h, v) = layout.ycbcrSubsampling
+        let unitBytes = h * v + 2
+        let converter = TIFFYCbCrConverter(coefficients: layout.ycbcrCoefficients, referenceBlackWhite: layout.referenceBlackWhite)
+        let total = try SizeMath.allocationSize(width, rows, 3, limits: limits, format: .tiff, offset: nil)
+        var rgb = [UInt8](repeating: 0, count: total)
+        let unitsAcross = (layout.chunkWidth + h - 1) / h
+        // Tiles are stored whole (their rows below the image are decoded and dropped).
+        let storedRows = layout.isTiled ? layout.chunkHeight : rows
+        let expected = layout.subsampledChunkBytes(rows: storedRows)
+        _ = try SizeMath.allocationSize(expected, limits: limits, format: .tiff, offset: nil)
+        for across in 0..<layout.chunksAcross {
+            let index = band * layout.chunksAcross + across
+            let left = across * layout.chunkWidth
+            guard let chunk = chunkBytes(index, in: bytes) else { continue }
+            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits)
+            if let problem = outcome.problem {
+                warnings.append(DecodeWarning(offset: chunk.offset, problem))
+                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }
+            }
+            let data = outcome.bytes
+            for unitRow in 0..<(storedRows + v - 1) / v {
+                for unit in 0..<unitsAcross {
+                    let base = (unitRow * unitsAcross + unit) * unitBytes
+                    guard base + unitBytes <= data.count else { continue }
+                    let cb = Int(data[base + h * v]), cr = Int(data[base + h * v + 1])
+                    for dy in 0..<v {
+                        let y = unitRow * v + dy
+                        guard y < rows else { continue }
+                        for dx in 0..<h {
+                            let x = left + unit * h + dx
+                            guard x < width, unit * h + dx < layout.chunkWidth else { continue }
+                            let (r, g, b) = converter.rgb(y: Int(data[base + dy * h + dx]), cb: cb, cr: cr)
+                            let o = (y * width + x) * 3
+                            rgb[o] = r; rgb[o + 1] = g; rgb[o + 2] = b
+                        }
+                    }
+                }
+            }
+        }
+        return Bitmap(uncheckedWidth: width, height: rows, format: .rgb8, bytesPerRow: width * 3, bytes: rgb)
+    }
+}
