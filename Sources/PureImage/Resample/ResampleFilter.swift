@@ -33,9 +33,12 @@ struct ResampleFilter {
         return support * sin(px) * sin(px / support) / (px * px)
     }
 
-    /// Weights for resampling `sourceSize` pixels to `destinationSize` pixels.
-    static func axis(sourceSize: Int, destinationSize: Int) -> Axis {
-        let scale = Double(sourceSize) / Double(destinationSize)
+    /// Weights for resampling `sourceSize` pixels to `destinationSize` pixels. `sourceExtent`
+    /// is how many source pixels the picture spans when that is not a whole number: a JPEG
+    /// decoded at 1/d holds ceil(size / d) pixels, the last one a partial block, but the picture
+    /// ends at size / d — mapping the destination onto ceil(size / d) would stretch it.
+    static func axis(sourceSize: Int, destinationSize: Int, sourceExtent: Double? = nil) -> Axis {
+        let scale = (sourceExtent ?? Double(sourceSize)) / Double(destinationSize)
         let filterScale = max(1, scale)
         let radius = support * filterScale
         let stride = Int((radius * 2).rounded(.up)) + 2

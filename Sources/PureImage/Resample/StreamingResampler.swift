@@ -23,13 +23,16 @@ final class StreamingResampler {
     private var nextSourceRow = 0
     private var nextDestinationRow = 0
 
-    init(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int) {
+    /// `sourceExtent`: the picture's size in source pixels when it is not whole (a JPEG decoded
+    /// at a DCT scale: source size / denominator); nil when it is the source size.
+    init(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int,
+         sourceExtent: (width: Double, height: Double)? = nil) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.destinationWidth = destinationWidth
         self.destinationHeight = destinationHeight
-        horizontal = ResampleFilter.axis(sourceSize: sourceWidth, destinationSize: destinationWidth)
-        vertical = ResampleFilter.axis(sourceSize: sourceHeight, destinationSize: destinationHeight)
+        horizontal = ResampleFilter.axis(sourceSize: sourceWidth, destinationSize: destinationWidth, sourceExtent: sourceExtent?.width)
+        vertical = ResampleFilter.axis(sourceSize: sourceHeight, destinationSize: destinationHeight, sourceExtent: sourceExtent?.height)
         ringRows = vertical.stride + 1
         ring = [Int32](repeating: 0, count: ringRows * destinationWidth * 4)
         destination = [UInt8](repeating: 0, count: destinationWidth * destinationHeight * 4)
@@ -39,7 +42,8 @@ final class StreamingResampler {
 
     /// Takes the next source row (premultiplied RGBA8, `sourceWidth × 4` bytes).
     func consume(_ row: UnsafeBufferPointer<UInt8>) {
-        guard nextSourceRow < sourceHeight else { return }
+        // The unchecked reads below rely on a full row; callers always pass one.
+        guard nextSourceRow < sourceHeight, row.count >= sourceWidth * 4 else { return }
         let slot = nextSourceRow % ringRows
         let width = destinationWidth
         horizontal.weights.withUnsafeBufferPointer { weights in

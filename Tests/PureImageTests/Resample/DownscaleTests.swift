@@ -42,8 +42,13 @@ import Testing
         #expect(small.width == 50 && small.height == 40)
         let thin = ThumbnailPlan(sourceWidth: 10_000, sourceHeight: 3, maxPixelSize: 100)
         #expect(thin.width == 100 && thin.height == 1)
-        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 12000, sourceHeight: 8000, destinationWidth: 4857, destinationHeight: 3238) == 2)
-        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 4000, sourceHeight: 3000, destinationWidth: 200, destinationHeight: 150) == 8)
+        // The DCT-scaled intermediate stays at least 4× the destination on both axes.
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 12000, sourceHeight: 8000, destinationWidth: 4857, destinationHeight: 3238) == 1)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 12000, sourceHeight: 8000, destinationWidth: 1500, destinationHeight: 1000) == 2)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 12000, sourceHeight: 8000, destinationWidth: 1501, destinationHeight: 1000) == 1)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 4000, sourceHeight: 3000, destinationWidth: 200, destinationHeight: 150) == 4)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 4000, sourceHeight: 3000, destinationWidth: 125, destinationHeight: 93) == 8)
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: 4001, sourceHeight: 3000, destinationWidth: 126, destinationHeight: 93) == 4)
         #expect(Downscaler.jpegScaleDenominator(sourceWidth: 100, sourceHeight: 100, destinationWidth: 99, destinationHeight: 99) == 1)
     }
 
@@ -132,5 +137,37 @@ import Testing
         #expect(upright.bytes[0] == 0 && upright.bytes[(39 * 10) * 4] == 255)
         let stored = try source.thumbnail(maxPixelSize: 40, output: .format(.rgba8))
         #expect(stored.width == 40 && stored.height == 10)
+    }
+}
+
+extension DownscaleTests {
+    /// TIFF streams band by band (strips of 7 rows here) into the resampler; the result equals
+    /// resampling the whole decoded page.
+    @Test func tiffStreamingEqualsWholeImageResampling() throws {
+        let (file, _) = IncrementalTIFFTests.ifdFirstTIFF(width: 97, height: 61, samples: 3, rowsPerStrip: 7, seed: 9)
+        let source = try ImageSource(bytes: file)
+        let streamed = try source.thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
+        let full = try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
+        let resampler = StreamingResampler(sourceWidth: 97, sourceHeight: 61, destinationWidth: streamed.width, destinationHeight: streamed.height)
+        full.bytes.withUnsafeBufferPointer { all in
+            for y in 0..<61 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 97 * 4 ..< (y + 1) * 97 * 4])) }
+        }
+        #expect(resampler.takeBitmap().bytes == streamed.bytes)
+    }
+
+    /// A DCT-scaled JPEG intermediate of ceil(size / d) pixels is mapped by the picture's true
+    /// extent (size / d): filter centroids land at (i + 0.5) · extent / destination.
+    @Test func fractionalSourceExtentKeepsGeometry() {
+        let extent = 2500.0 / 8   // 312.5 picture pixels in 313 samples
+        let axis = ResampleFilter.axis(sourceSize: 313, destinationSize: 35, sourceExtent: extent)
+        for i in 3..<32 {   // interior pixels, away from the clipped edges
+            var weighted = 0.0, total = 0.0
+            for k in 0..<Int(axis.counts[i]) {
+                let w = Double(axis.weights[i * axis.stride + k])
+                weighted += w * (Double(Int(axis.starts[i]) + k) + 0.5)
+                total += w
+            }
+            #expect(abs(weighted / total - (Double(i) + 0.5) * extent / 35) < 0.05, "pixel \(i)")
+        }
     }
 }
