@@ -23,6 +23,11 @@ public struct DecodeOptions: Hashable, Sendable {
     /// `scale_num = 1, scale_denom = N`. Other formats ignore it.
     public var jpegScaleDenominator: Int
 
+    /// Internal: stop as soon as the first frame's properties are known (the header probe of
+    /// `ImageSource`). Only formats that can reach their header late need to look at it: a
+    /// TIFF's IFD may sit after all of its image data.
+    var stopAfterHeader = false
+
     public init(limits: DecodeLimits = .default, firstFrameOnly: Bool = false,
                 pngIgnoreAncillaryCRCErrors: Bool = true, decodeAPNGAnimation: Bool = true, jpegScaleDenominator: Int = 1) {
         self.limits = limits

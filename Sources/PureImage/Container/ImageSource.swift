@@ -90,9 +90,15 @@ public final class ImageSource {
     func headerProperties() throws(DecodeError) -> ImageProperties {
         if let header { return header }
         if let full = session.decoder.properties, session.isFinished { return full }
-        let probe = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: options),
-                                  input: InputBuffer([], isClosed: false))
-        var offset = 0
+        var probeOptions = options
+        probeOptions.stopAfterHeader = true
+        // TIFF addresses its IFD by offset, often after all of the image data: its probe gets the
+        // whole input at once (shared, not copied) and stops once page 0 is described.
+        let wholeInput = format == .tiff
+        let probe = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: probeOptions),
+                                  input: wholeInput ? InputBuffer(bytes, isClosed: true) : InputBuffer([], isClosed: false))
+        if wholeInput { _ = try probe.pump() }
+        var offset = probe.input.writeIndex
         // Feed in growing pieces until the header is known: a few kilobytes for most files.
         var piece = 4096
         while probe.decoder.properties == nil && offset < bytes.count {

@@ -112,6 +112,12 @@ final class TIFFDecoder: FormatDecoder {
                 let directory = directories[index]
                 if !input.isClosed && !valuesPresent(directory, input: input) { return .needMoreInput }
                 if index == 0 && properties == nil { try describeFirstPage(directory, input: input) }
+                // A header probe stops here (the chain is walked, page 0 described) rather than
+                // decode pages it does not want.
+                if options.stopAfterHeader && properties != nil {
+                    state = .done
+                    continue
+                }
                 do throws(DecodeError) {
                     let page: TIFFPageDecoder
                     if let current = pageInProgress {
