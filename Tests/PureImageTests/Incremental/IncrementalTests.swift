@@ -75,16 +75,6 @@ import Testing
         }
     }
 
-    /// Known bug, open: two corrupt progressive JPEGs with damaged restart markers and
-    /// extraneous bytes decode differently when fed in chunks of 1–7 bytes (chunks of 64 bytes
-    /// and more agree with one-shot). Suspension inside the progressive restart/resync path
-    /// loses state somewhere; listed here so the test keeps guarding every other file, and
-    /// reported in the issue notes.
-    static let knownChunkingBugs: Set<String> = [
-        "imagetestsuite/jpg/59d3b529c78ac722127c41ba75b3355b.jpg",
-        "imagetestsuite/jpg/8e5e74dbf9b68a322fbb9512db837329.jpg",
-    ]
-
     @Test(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"))
     func corpusFilesAnyChunking() {
         let formats: Set<String> = ["png", "apng", "gif", "jpeg"]
@@ -99,12 +89,7 @@ import Testing
             for sizes in chunkings {
                 let (outcome, statuses) = Self.incremental(bytes, chunkSizes: sizes)
                 if outcome != expected {
-                    let failure = "\(entry.path) chunks \(sizes.prefix(3)): differs from one-shot (\(expected.summary) vs \(outcome.summary))"
-                    if Self.knownChunkingBugs.contains(entry.path) && sizes.allSatisfy({ $0 < 64 }) {
-                        report("INCREMENTAL KNOWN BUG " + failure)
-                    } else {
-                        failures.append(failure)
-                    }
+                    failures.append("\(entry.path) chunks \(sizes.prefix(3)): differs from one-shot (\(expected.summary) vs \(outcome.summary))")
                 }
                 if !Self.isMonotone(statuses) { failures.append("\(entry.path): status went backwards: \(statuses)") }
             }

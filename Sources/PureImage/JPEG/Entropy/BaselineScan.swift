@@ -130,6 +130,11 @@ struct BaselineScan {
         while state.mcu < totalMCUs {
             let saved = state
             let warningCount = warnings.count
+            // The undo list belongs to this attempt only: an MCU that suspends in its restart
+            // processing, before reaching a block, must not undo the previous MCU's new
+            // coefficients (that MCU is complete and will not be decoded again).
+            newNonZero.removeAll(keepingCapacity: true)
+            newNonZeroBlock = nil
             guard decodeMCU(base, bytes, end: end, closed: closed) else {
                 if let block = newNonZeroBlock {
                     for position in newNonZero { block[position] = 0 }
@@ -157,8 +162,6 @@ struct BaselineScan {
             }
         }
         if !state.insufficient && kind != .sequential {
-            newNonZero.removeAll(keepingCapacity: true)
-            newNonZeroBlock = nil
             for index in 0..<slots.count {
                 let slot = slots[index]
                 // Bound: as for the sequential blocks below.
@@ -222,17 +225,19 @@ struct BaselineScan {
         }
     }
 
+    /// At least `count ≤ 17` bits in the accumulator; false means "suspend". A fill that the
+    /// end of the bytes so far cut short suspends too (see `EntropyBitReader.fill`), so that
+    /// every fill loads what it loads in a one-shot decode; a complete one leaves > 56 bits.
     @inline(__always)
     mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
         if state.reader.bitCount >= count { return true }
-        state.reader.fill(base, end: end, closed: closed)
-        return state.reader.bitCount >= count
+        return state.reader.fill(base, end: end, closed: closed)
     }
 
     /// F.2.2.3 DECODE (Figure F.16) with the lookahead table; −1 means "suspend".
     @inline(__always)
     mutating func decodeSymbol(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
-        guard ensure(17, base, end: end, closed: closed) else { return decodeFromFewBits(table) }
+        guard ensure(17, base, end: end, closed: closed) else { return -1 }
         let entry = table.lookup[state.reader.peek(HuffmanTable.lookaheadBits)]
         if entry != 0 {
             state.reader.consume(Int(entry >> 8))
@@ -252,22 +257,6 @@ struct BaselineScan {
         state.badCodes += 1
         if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
         return 0
-    }
-
-    /// Near the end of the bytes received so far (input still open, no marker seen): decode
-    /// only if a whole code lies within the bits there are; −1 means "suspend".
-    private mutating func decodeFromFewBits(_ table: HuffmanTable.Pointers) -> Int {
-        let available = state.reader.bitCount
-        var length = 1
-        while length <= min(16, available) {
-            let code = Int32(state.reader.peek(length))
-            if code <= table.maxCode[length] {
-                state.reader.consume(length)
-                return Int(table.symbols[Int((code + table.valueOffset[length]) & 0xFF)])
-            }
-            length += 1
-        }
-        return -1
     }
 
     /// F.2.2.1 RECEIVE(s) + EXTEND (Figure F.12); nil means "suspend". `1 ≤ s ≤ 15`.

@@ -14,7 +14,8 @@
 ///
 /// At the end of the available bytes the reader stops; the caller then suspends unless the
 /// input is closed, in which case the end acts as the EOI marker libjpeg-turbo's memory source
-/// inserts ("Premature end of JPEG file").
+/// inserts ("Premature end of JPEG file"). A fill always runs to a full accumulator (or a
+/// marker) before any of its bits are used, however the input was chunked: see `fill`.
 struct EntropyBitReader {
     /// Next byte to read (absolute offset).
     var position: Int
@@ -39,14 +40,21 @@ struct EntropyBitReader {
 
     init(position: Int) { self.position = position }
 
-    /// Tops the accumulator up to more than 56 bits, or as far as the bytes allow.
+    /// Tops the accumulator up to more than 56 bits (jdhuff.c `jpeg_fill_bit_buffer`'s
+    /// `MIN_GET_BITS`), or to a marker. Returns false when the bytes received so far ran out
+    /// first (input still open): the caller must then suspend and retry the MCU later, even if
+    /// the bits it needs right now are in. A fill cut short would load fewer bytes than the
+    /// same fill over the whole input, so later fills would happen at other points and the
+    /// scan would end at another byte — the place the search for the next marker (a restart
+    /// or the next segment) starts from, past whatever garbage the accumulator swallowed.
+    /// libjpeg's own fill suspends the same way when its source has no more bytes yet.
     /// Bound: every `bytes[i]` read has `i < end ≤ bytes.count`.
     @inline(__always)
-    mutating func fill(_ bytes: UnsafePointer<UInt8>, end: Int, closed: Bool) {
+    mutating func fill(_ bytes: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
         while bitCount <= 56 {
             if marker >= 0 {
                 bitCount = 64  // zero bits: the accumulator's low bits are already 0
-                return
+                return true
             }
             guard position < end else {
                 if closed && fillerStartsWithD9 {
@@ -57,7 +65,7 @@ struct EntropyBitReader {
                     continue
                 }
                 if closed { endAtInput(end); continue }
-                return
+                return false
             }
             let byte = bytes[position]
             if byte != 0xFF {
@@ -71,7 +79,7 @@ struct EntropyBitReader {
             while next < end && bytes[next] == 0xFF { next += 1 }
             guard next < end else {
                 if closed { endAtInput(end); continue }
-                return
+                return false
             }
             if bytes[next] == 0 && fastPathSemantics && next > position + 1 {
                 marker = 0xFF
@@ -88,6 +96,7 @@ struct EntropyBitReader {
                 position = next + 1
             }
         }
+        return true
     }
 
     private mutating func endAtInput(_ end: Int) {
