@@ -32,6 +32,8 @@ struct LZWDecoder {
     enum Variant: Sendable {
         /// GIF: LSB-first packing, no early change.
         case gif
+        /// TIFF: MSB-first packing, the width grows one code early (minimum code size 8).
+        case tiff
     }
 
     /// Why `decode` returned.
@@ -90,6 +92,11 @@ struct LZWDecoder {
         case .gif:
             var reader = LSBFirstCodeReader(accumulator: bitBuffer, count: bitCount)
             stop = run(&reader, earlyChange: 0, input, into: output)
+            bitBuffer = reader.accumulator
+            bitCount = reader.count
+        case .tiff:
+            var reader = MSBFirstCodeReader(accumulator: bitBuffer, count: bitCount)
+            stop = run(&reader, earlyChange: 1, input, into: output)
             bitBuffer = reader.accumulator
             bitCount = reader.count
         }

@@ -55,6 +55,45 @@ struct LSBFirstCodeReader: LZWCodeReader {
     }
 }
 
+/// TIFF 6.0 §13: codes packed most significant bit first. New bytes enter below the bits
+/// already held (`accumulator` keeps `count` valid bits right-aligned); codes leave from the top.
+struct MSBFirstCodeReader: LZWCodeReader {
+    private(set) var accumulator: UInt64
+    private(set) var count: Int
+
+    init(accumulator: UInt64, count: Int) {
+        self.accumulator = accumulator
+        self.count = count
+    }
+
+    @inline(__always)
+    mutating func refill(_ input: UnsafeRawBufferPointer, _ index: inout Int) {
+        if index + 8 <= input.count && count <= 55 {
+            // One unaligned big-endian 8-byte load (index + 8 ≤ input.count): append the
+            // `taken` ≥ 1 whole bytes that fit below the held bits (count + 8 × taken ≤ 63).
+            let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let taken = (63 - count) >> 3
+            accumulator = accumulator << UInt64(taken << 3) | word >> UInt64(64 - (taken << 3))
+            count += taken << 3
+            index += taken
+            return
+        }
+        while count <= 55 && index < input.count {
+            accumulator = accumulator << 8 | UInt64(input[index])
+            index += 1
+            count += 8
+        }
+    }
+
+    @inline(__always)
+    mutating func take(_ width: Int) -> Int {
+        count -= width
+        let code = Int((accumulator >> UInt64(count)) & ((UInt64(1) << UInt64(width)) - 1))
+        accumulator &= (UInt64(1) << UInt64(count)) - 1
+        return code
+    }
+}
+
 extension LZWDecoder {
     /// Copies `count` bytes of earlier output at `source` to `destination`, where
     /// `source + count ≤ destination` (a dictionary string always lies before the write

@@ -1,6 +1,7 @@
 /// TIFF LZW (TIFF 6.0 §13, compression 5): MSB-first codes with "early change".
 ///
-/// How it differs from GIF's LZW (`LZWDecoder.swift`, which this file does not touch):
+/// How it differs from GIF's LZW; both run on the one kernel in `LZWKernel.swift` (the
+/// `.tiff` variant: an MSB-first code reader and an early-change offset of 1):
 ///
 /// | aspect              | GIF (89a §22, Appendix F)          | TIFF (6.0 §13)                         |
 /// |---------------------|------------------------------------|----------------------------------------|
@@ -23,12 +24,8 @@
 /// The early change comes from the reference encoder of TIFF 5.0, which bumped the width one
 /// code too soon; 6.0 §13 made it normative ("the code length … is increased … when the
 /// table has 511 entries"). Codes are at most 12 bits; the table holds 4096 entries.
-struct TIFFLZWDecoder {
-    static let clearCode = 256
-    static let endCode = 257
-    static let firstFreeCode = 258
-    static let maxWidth = 12
-
+/// One strip or tile at a time: the whole chunk is in memory, so the decode is a single call.
+enum TIFFLZWDecoder {
     /// Why decoding stopped.
     enum Outcome: Equatable {
         /// `output` is full.
@@ -41,103 +38,24 @@ struct TIFFLZWDecoder {
         case corrupt(String)
     }
 
-    /// Per entry: the code of its prefix string, its last byte, its first byte and its length.
-    /// Invariant: for every entry e ≥ 258 below `nextCode`, prefix[e] < e, so walking prefixes
-    /// ends after length[e] steps.
-    private var prefix = [UInt16](repeating: 0, count: 4096)
-    private var suffix = [UInt8](repeating: 0, count: 4096)
-    private var first = [UInt8](repeating: 0, count: 4096)
-    private var length = [UInt16](repeating: 0, count: 4096)
-
-    init() {
-        for code in 0..<256 {
-            suffix[code] = UInt8(code)
-            first[code] = UInt8(code)
-            length[code] = 1
-        }
-    }
-
     /// Decodes one strip or tile into `output` (sized to the bytes wanted). Returns the number
     /// of bytes written and why decoding stopped.
-    mutating func decode(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> (written: Int, outcome: Outcome) {
-        var bitBuffer: UInt32 = 0     // pending bits, right-aligned
-        var bitCount = 0
-        var read = input.startIndex
-        var width = 9
-        var nextCode = Self.firstFreeCode
-        var previous = -1             // -1: just after Clear (or at the start)
-        var written = 0
-        let capacity = output.count
-        while written < capacity {
-            // MSB-first: each input byte goes below the bits already pending.
-            while bitCount < width {
-                guard read < input.endIndex else { return (written, .endOfInput) }
-                bitBuffer = bitBuffer << 8 | UInt32(input[read])
-                read += 1
-                bitCount += 8
-            }
-            let code = Int((bitBuffer >> UInt32(bitCount - width)) & ((1 << UInt32(width)) - 1))
-            bitCount -= width
-            if code == Self.clearCode {
-                width = 9
-                nextCode = Self.firstFreeCode
-                previous = -1
-                continue
-            }
-            if code == Self.endCode { return (written, .endCode) }
-            if previous < 0 {
-                // The first code after Clear must be a single byte.
-                guard code < 256 else { return (written, .corrupt("code \(code) right after Clear")) }
-                output[written] = UInt8(code)
-                written += 1
-                previous = code
-                continue
-            }
-            let stringCode: Int
-            var newEntry = false
-            if code < nextCode {
-                stringCode = code
-                newEntry = nextCode < 4096
-                if newEntry {
-                    addEntry(nextCode, prefix: previous, last: first[code])
-                }
-            } else if code == nextCode && nextCode < 4096 {
-                // KwKwK: the string is previous + first byte of previous.
-                addEntry(nextCode, prefix: previous, last: first[previous])
-                stringCode = code
-                newEntry = true
-            } else {
-                return (written, .corrupt("code \(code) beyond the table (next free \(nextCode))"))
-            }
-            if newEntry {
-                nextCode += 1
-                // Early change: widen when the next free code reaches 2^width − 1.
-                if nextCode >= (1 << width) - 1 && width < Self.maxWidth { width += 1 }
-            }
-            written += emit(stringCode, into: &output, at: written)
-            previous = code
+    static func decode(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> (written: Int, outcome: Outcome) {
+        var lzw = LZWDecoder(variant: .tiff, minimumCodeSize: 8)
+        let stop = input.withUnsafeBytes { bytes in
+            output.withUnsafeMutableBufferPointer { lzw.decode(bytes, into: $0) }
         }
-        return (written, .full)
-    }
-
-    private mutating func addEntry(_ code: Int, prefix p: Int, last: UInt8) {
-        prefix[code] = UInt16(p)
-        suffix[code] = last
-        first[code] = first[p]
-        length[code] = length[p] &+ 1
-    }
-
-    /// Writes the string of `code` at `position`, cut at the output's end. Returns bytes written.
-    private func emit(_ code: Int, into output: inout [UInt8], at position: Int) -> Int {
-        let count = Int(length[code])
-        let kept = min(count, output.count - position)
-        var current = code
-        var index = count - 1
-        while index >= 0 {
-            if index < kept { output[position + index] = suffix[current] }
-            current = Int(prefix[current])
-            index -= 1
+        // The kernel's 8-byte copies may leave up to 7 scratch bytes past the last string; when
+        // decoding stops early those bytes are not pixels, and libtiff leaves them zero.
+        let written = lzw.written
+        if written < output.count {
+            output.replaceSubrange(written ..< min(written + 8, output.count), with: repeatElement(0, count: min(8, output.count - written)))
         }
-        return kept
+        switch stop {
+        case .outputFull: return (lzw.written, .full)
+        case .endCode: return (lzw.written, .endCode)
+        case .needMoreInput: return (lzw.written, .endOfInput)
+        case .invalidCode(let code): return (lzw.written, .corrupt("code \(code) is not in the table"))
+        }
     }
 }

@@ -39,8 +39,7 @@ enum TIFFDecompressor {
             if input.count >= 2 && input[input.startIndex] == 0 && input[input.startIndex + 1] & 1 == 1 {
                 throw DecodeError(.unsupported, format: .tiff, offset: offset, TIFFError.oldStyleLZW)
             }
-            var lzw = TIFFLZWDecoder()
-            let result = lzw.decode(input, into: &output)
+            let result = TIFFLZWDecoder.decode(input, into: &output)
             decoded = result.written
             if case .corrupt(let message) = result.outcome { problem = "LZW: \(message)" }
         case 8, 32946:

@@ -22,12 +22,6 @@ enum TIFFRendering {
         let bytesPerSample = bps == 16 ? 2 : 1
         let spp = layout.samplesPerPixel
 
-        /// Byte offset of sample `s` of pixel x in row y, and the plane holding it (8/16-bit).
-        @inline(__always) func locate(_ x: Int, _ y: Int, _ s: Int) -> (plane: Int, index: Int) {
-            layout.isPlanar ? (s, y * planeRowBytes + x * bytesPerSample)
-                            : (0, y * planeRowBytes + (x * spp + s) * bytesPerSample)
-        }
-
         func makeBitmap(_ format: PixelFormat, _ bytes: [UInt8]) throws(DecodeError) -> Bitmap {
             do throws(BitmapError) {
                 return try Bitmap(width: width, height: height, format: format, bytes: bytes)
@@ -41,21 +35,45 @@ enum TIFFRendering {
             let outBytes = sources.count * bytesPerSample
             let total = try SizeMath.allocationSize(width, height, outBytes, limits: limits, format: .tiff, offset: nil)
             var out = [UInt8](repeating: 0, count: total)
-            var o = 0
-            for y in 0..<height {
-                for x in 0..<width {
-                    for (channel, s) in sources.enumerated() {
-                        let (plane, index) = locate(x, y, s)
-                        let data = planes[plane]
-                        if bytesPerSample == 1 {
-                            let v = UInt16(data[index])
-                            out[o] = UInt8(truncatingIfNeeded: transform?(channel, v) ?? v)
-                            o += 1
-                        } else {
-                            var v = UInt16(data[index]) << 8 | UInt16(data[index + 1])
-                            if let transform { v = transform(channel, v) }
-                            out[o] = UInt8(v >> 8); out[o + 1] = UInt8(v & 0xFF)
-                            o += 2
+            let rowBytes = width * outBytes
+            // Chunky rows that hold exactly the wanted samples (RGB, RGBA, gray): row copies.
+            if !layout.isPlanar && transform == nil && sources == Array(0..<spp) {
+                out.withUnsafeMutableBufferPointer { o in
+                    planes[0].withUnsafeBufferPointer { data in
+                        guard let to = o.baseAddress, let from = data.baseAddress else { return }
+                        // Each plane row holds planeRowBytes ≥ rowBytes bytes, `height` rows.
+                        for y in 0..<height {
+                            (to + y * rowBytes).update(from: from + y * planeRowBytes, count: rowBytes)
+                        }
+                    }
+                }
+                return out
+            }
+            // One channel at a time, so each pass reads a single plane.
+            for (channel, s) in sources.enumerated() {
+                let plane = layout.isPlanar ? s : 0
+                let step = layout.isPlanar ? bytesPerSample : spp * bytesPerSample
+                let first = layout.isPlanar ? 0 : s * bytesPerSample
+                out.withUnsafeMutableBufferPointer { o in
+                    planes[plane].withUnsafeBufferPointer { data in
+                        // Bounds: sample x of row y is at y × planeRowBytes + first + x × step,
+                        // inside the plane's `height` rows of planeRowBytes; writes stay in row y
+                        // of `out` (x × outBytes + channel × bytesPerSample < rowBytes).
+                        for y in 0..<height {
+                            var i = y * planeRowBytes + first
+                            var w = y * rowBytes + channel * bytesPerSample
+                            for _ in 0..<width {
+                                if bytesPerSample == 1 {
+                                    let v = UInt16(data[i])
+                                    o[w] = UInt8(truncatingIfNeeded: transform?(channel, v) ?? v)
+                                } else {
+                                    var v = UInt16(data[i]) << 8 | UInt16(data[i + 1])
+                                    if let transform { v = transform(channel, v) }
+                                    o[w] = UInt8(v >> 8); o[w + 1] = UInt8(v & 0xFF)
+                                }
+                                i += step
+                                w += outBytes
+                            }
                         }
                     }
                 }
@@ -111,7 +129,7 @@ enum TIFFRendering {
             }
             let hasAlpha = alphaInfo != .none && colorChannels == 1
             let sources = hasAlpha ? [0, 1] : [0]
-            let bytes = try gather(sources) { channel, v in invert && channel == 0 ? maxValue - v : v }
+            let bytes = invert ? try gather(sources) { channel, v in channel == 0 ? maxValue - v : v } : try gather(sources)
             return try makeBitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
 
         case .palette:

@@ -6,18 +6,16 @@ import Testing
     /// MSB-first: 100000000 001000001 001000010 100000010 100000100 100000001 (+ 2 pad bits)
     /// = 80 10 48 50 28 24 04.
     @Test func lzwHandWorkedStream() {
-        var lzw = TIFFLZWDecoder()
         var output = [UInt8](repeating: 0, count: 7)
-        let result = lzw.decode([0x80, 0x10, 0x48, 0x50, 0x28, 0x24, 0x04], into: &output)
+        let result = TIFFLZWDecoder.decode([0x80, 0x10, 0x48, 0x50, 0x28, 0x24, 0x04], into: &output)
         #expect(result.written == 7)
         #expect(output == Array("ABABABA".utf8))
     }
 
     /// KwKwK: "AAAA" is Clear, 'A', 258 (not yet in the table: "A" + "A"), 'A', End.
     @Test func lzwCodeNotYetInTable() {
-        var lzw = TIFFLZWDecoder()
         var output = [UInt8](repeating: 0, count: 4)
-        let result = lzw.decode([0x80, 0x10, 0x60, 0x44, 0x18, 0x08], into: &output)
+        let result = TIFFLZWDecoder.decode([0x80, 0x10, 0x60, 0x44, 0x18, 0x08], into: &output)
         #expect(result.written == 4)
         #expect(output == Array("AAAA".utf8))
     }
@@ -29,9 +27,8 @@ import Testing
         for i in 0..<254 { codes.append((i % 200, 9)) }
         codes.append((77, 10))
         codes.append((257, 10))
-        var lzw = TIFFLZWDecoder()
         var output = [UInt8](repeating: 0, count: 255)
-        let result = lzw.decode(ArraySlice(packMSB(codes)), into: &output)
+        let result = TIFFLZWDecoder.decode(ArraySlice(packMSB(codes)), into: &output)
         #expect(result.written == 255)
         #expect(output[254] == 77)
         #expect(result.outcome == .full)
@@ -39,9 +36,8 @@ import Testing
 
     @Test func lzwCorruptCodeIsReported() {
         // Clear, 'A', then code 300 (beyond the next free code 258).
-        var lzw = TIFFLZWDecoder()
         var output = [UInt8](repeating: 0, count: 8)
-        let result = lzw.decode(ArraySlice(packMSB([(256, 9), (65, 9), (300, 9)])), into: &output)
+        let result = TIFFLZWDecoder.decode(ArraySlice(packMSB([(256, 9), (65, 9), (300, 9)])), into: &output)
         #expect(result.written == 1)
         if case .corrupt = result.outcome {} else { Issue.record("expected corrupt, got \(result.outcome)") }
     }
