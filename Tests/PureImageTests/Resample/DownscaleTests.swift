@@ -171,3 +171,30 @@ extension DownscaleTests {
         }
     }
 }
+
+extension DownscaleTests {
+    /// The corpus's EXIF orientation samples (one portrait photo stored in orientations 1–8):
+    /// with `applyOrientation` every thumbnail is upright, i.e. matches orientation 1's within
+    /// JPEG noise, while a wrongly flipped one is far off.
+    @Test(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"))
+    func orientationSamplesThumbnailUpright() throws {
+        func thumbnail(_ n: Int) throws -> Bitmap {
+            let bytes = try ImageFiles.read((Corpus.root ?? ".") + "/jpeg/exif-orientation/Portrait_\(n).jpg")
+            return try ImageSource(bytes: bytes).thumbnail(maxPixelSize: 120, applyOrientation: true, output: .format(.rgba8)).tightlyPacked()
+        }
+        func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+            Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(max(1, a.count))
+        }
+        let upright = try thumbnail(1)
+        #expect(upright.width == 80 && upright.height == 120)
+        for n in 2...8 {
+            let oriented = try thumbnail(n)
+            #expect(oriented.width == upright.width && oriented.height == upright.height, "orientation \(n)")
+            #expect(meanDifference(oriented.bytes, upright.bytes) < 2, "orientation \(n)")
+        }
+        // The check can fail: the upright thumbnail upside down is far from itself.
+        let rowBytes = upright.width * 4
+        let upsideDown = (0..<upright.height).reversed().flatMap { upright.bytes[$0 * rowBytes ..< ($0 + 1) * rowBytes] }
+        #expect(meanDifference(upsideDown, upright.bytes) > 20)
+    }
+}
