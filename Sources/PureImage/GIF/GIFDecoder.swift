@@ -161,9 +161,42 @@ final class GIFDecoder: FormatDecoder {
         compositor.draw(frame, indices: scratch, decoded: decoded, table: renderTable(frame))
     }
 
-    // MARK: - The state machine
+    // MARK: - Streaming the first frame
+
+    /// Streaming mode (the downscaler): once decoding finishes, frame 0 composed on the blank
+    /// canvas goes here in bands of straight-RGBA8 canvas rows, and no canvas is allocated.
+    /// Memory: the frame's indices (one byte per pixel, decoded whole — interlaced rows arrive
+    /// out of order) plus one band. Set before the first `advance`.
+    var rowSink: ((Bitmap) -> Void)?
 
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+        let progress = try runStateMachine(&input)
+        if progress == .finished, let sink = rowSink {
+            rowSink = nil
+            emitFirstFrame(sink)
+        }
+        return progress
+    }
+
+    private func emitFirstFrame(_ sink: (Bitmap) -> Void) {
+        guard let screen, let frame = frames.first, screen.width > 0 else { return }
+        let decoded = decode(0)
+        let table = renderTable(frame)
+        let bandRows = max(1, min(screen.height, (1 << 16) / screen.width))   // about 256 KB of RGBA
+        var top = 0
+        while top < screen.height {
+            let rows = min(bandRows, screen.height - top)
+            var band = [UInt8](repeating: 0, count: screen.width * rows * 4)
+            GIFFrameKernel.draw(frame, indices: scratch, decoded: decoded, table: table, canvas: &band,
+                                canvasWidth: screen.width, canvasHeight: screen.height, bandTop: top, bandRows: rows)
+            sink(Bitmap(uncheckedWidth: screen.width, height: rows, format: .rgba8, bytesPerRow: screen.width * 4, bytes: band))
+            top += rows
+        }
+    }
+
+    // MARK: - The state machine
+
+    private func runStateMachine(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
         while true {
             switch state {
             case .done:

@@ -100,32 +100,35 @@ enum GIFFrameKernel {
     }
 
     /// Draws the first `decoded` stored-order pixels of `frame` onto a straight-RGBA8 canvas,
-    /// clipped to it; transparent-index pixels leave the canvas as it was.
+    /// clipped to it; transparent-index pixels leave the canvas as it was. `canvas` may hold
+    /// only the canvas rows `bandTop ..< bandTop + bandRows` (streaming); by default all of them.
     static func draw(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable,
-                     canvas: inout [UInt8], canvasWidth: Int, canvasHeight: Int) {
+                     canvas: inout [UInt8], canvasWidth: Int, canvasHeight: Int, bandTop: Int = 0, bandRows: Int? = nil) {
         let d = frame.descriptor
         guard d.width > 0, d.height > 0, decoded > 0 else { return }
         let x0 = min(d.left, canvasWidth), x1 = min(d.left + d.width, canvasWidth)
         guard x1 > x0 else { return }
         let transparent = table.transparent
         let storedRows = (decoded + d.width - 1) / d.width
+        let bandEnd = min(canvasHeight, bandTop + (bandRows ?? canvasHeight))
         table.words.withUnsafeBufferPointer { words in
             indices.withUnsafeBufferPointer { source in
                 canvas.withUnsafeMutableBytes { raw in
                     let destination = raw.bindMemory(to: UInt32.self)
                     for stored in 0..<storedRows {
                         let y = d.top + displayRow(stored, height: d.height, interlaced: d.interlaced)
-                        guard y >= 0, y < canvasHeight else { continue }
+                        guard y >= bandTop, y < bandEnd else { continue }
                         // Pixels of this stored row that were decoded: all but possibly the last row.
                         let rowStart = stored * d.width
                         let available = min(d.width, decoded - rowStart)
                         let end = min(x1, d.left + available)
                         guard end > x0 else { continue }
                         // source index rowStart + (x − left) < decoded ≤ indices.count;
-                        // destination y × W + x < W × H (x < x1 ≤ W, y < H).
+                        // destination (y − bandTop) × W + x < W × (bandEnd − bandTop), the rows
+                        // `canvas` holds (x < x1 ≤ W, bandTop ≤ y < bandEnd).
                         var s = rowStart + (x0 - d.left)
-                        var p = y * canvasWidth + x0
-                        let pEnd = y * canvasWidth + end
+                        var p = (y - bandTop) * canvasWidth + x0
+                        let pEnd = (y - bandTop) * canvasWidth + end
                         while p < pEnd {
                             let index = Int(source[s])
                             if index != transparent { destination[p] = words[index] }

@@ -12,7 +12,8 @@
 ///   few of samples; progressive files keep their coefficient store (the state the format needs).
 /// - TIFF: one band at a time — a strip, or a row of tiles, across every plane
 ///   (`TIFFDecoder.rowSink`); the page bitmap is never allocated.
-/// - GIF: the first frame is composed on its canvas, then streamed through the resampler.
+/// - GIF: once the first frame's data is in, its indices (one byte per pixel) are composed on
+///   the blank canvas a band of rows at a time (`GIFDecoder.rowSink`).
 public enum Downscaler {
     /// How much larger than the destination the DCT-scaled intermediate must stay, per axis.
     /// A DCT-domain reduction is not a low-pass filter like Lanczos (1/8 is a block average,
@@ -70,19 +71,16 @@ public enum Downscaler {
                                                destinationWidth: width, destinationHeight: height)
             return try stream(bytes, format: .tiff, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
         }
-        // Whole-frame path for the other formats (GIF: the first frame's canvas).
-        var frameOptions = options
-        frameOptions.firstFrameOnly = true
-        let source = try ImageSource(bytes: bytes, options: frameOptions)
-        let frame = try source.image(at: 0, options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
-        let resampler = StreamingResampler(sourceWidth: frame.width, sourceHeight: frame.height,
-                                           destinationWidth: width, destinationHeight: height)
-        frame.bytes.withUnsafeBufferPointer { all in
-            for y in 0..<frame.height {
-                resampler.consume(UnsafeBufferPointer(rebasing: all[y * frame.bytesPerRow ..< y * frame.bytesPerRow + frame.width * 4]))
-            }
+        guard format == .gif else {
+            throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
         }
-        return (resampler.takeBitmap(), source.truncation)
+        // GIF: the first frame in bands of canvas rows once its data is in.
+        var gifOptions = options
+        gifOptions.firstFrameOnly = true
+        let decoder = GIFDecoder(options: gifOptions)
+        let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                           destinationWidth: width, destinationHeight: height)
+        return try stream(bytes, format: .gif, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
     }
 
     /// Runs a decoder in streaming mode over the whole input: `installSink` hands it the

@@ -198,3 +198,63 @@ extension DownscaleTests {
         #expect(meanDifference(upsideDown, upright.bytes) > 20)
     }
 }
+
+extension DownscaleTests {
+    /// GIF streams its first frame in bands of canvas rows; the result equals resampling the
+    /// composed first frame, for a frame smaller than the canvas, interlaced or not.
+    @Test(arguments: [false, true])
+    func gifStreamingEqualsWholeImageResampling(interlaced: Bool) throws {
+        let gif = GIFTestFile.make(width: 300, height: 260, frame: (left: 17, top: 23, width: 250, height: 200),
+                                   interlaced: interlaced, transparentIndex: 3, seed: 5)
+        let source = try ImageSource(bytes: gif)
+        let streamed = try source.thumbnail(maxPixelSize: 70, output: .format(.rgba8Premultiplied)).tightlyPacked()
+        let full = try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
+        // The file is what it says: the frame's first pixel is index (0 + 5) % 4 = 1, green;
+        // the canvas outside the frame is transparent.
+        #expect(Array(full.bytes[(23 * 300 + 17) * 4 ..< (23 * 300 + 17) * 4 + 4]) == [0, 255, 0, 255])
+        #expect(Array(full.bytes[0 ..< 4]) == [0, 0, 0, 0])
+        let resampler = StreamingResampler(sourceWidth: 300, sourceHeight: 260, destinationWidth: streamed.width, destinationHeight: streamed.height)
+        full.bytes.withUnsafeBufferPointer { all in
+            for y in 0..<260 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 300 * 4 ..< (y + 1) * 300 * 4])) }
+        }
+        #expect(resampler.takeBitmap().bytes == streamed.bytes)
+    }
+}
+
+/// Builds a GIF of any size: 4-colour global table (red, green, blue, white), one frame,
+/// pixels from a seeded pattern, LZW data written as literals only (a clear code before every
+/// two literals keeps every code 3 bits wide — valid, just not compressed).
+enum GIFTestFile {
+    static func make(width: Int, height: Int, frame: (left: Int, top: Int, width: Int, height: Int),
+                     interlaced: Bool, transparentIndex: UInt8?, seed: Int) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var out: [UInt8] = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x81, 0, 0]
+        out += [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]
+        if let transparentIndex { out += [0x21, 0xF9, 4, 0x01, 0, 0, transparentIndex, 0] }
+        out += [0x2C] + le16(frame.left) + le16(frame.top) + le16(frame.width) + le16(frame.height) + [interlaced ? 0x40 : 0]
+        // Codes: clear (4), literals, end (5); LSB-first, 3 bits each.
+        var codes: [Int] = []
+        for i in 0..<frame.width * frame.height {
+            if i % 2 == 0 { codes.append(4) }
+            codes.append((i &* 7 &+ i / frame.width &* 3 &+ seed) % 4)
+        }
+        codes.append(5)
+        var packed: [UInt8] = []
+        var accumulator = 0, bits = 0
+        for code in codes {
+            accumulator |= code << bits
+            bits += 3
+            while bits >= 8 { packed.append(UInt8(accumulator & 0xFF)); accumulator >>= 8; bits -= 8 }
+        }
+        if bits > 0 { packed.append(UInt8(accumulator & 0xFF)) }
+        out.append(2)   // minimum code size
+        var start = 0
+        while start < packed.count {
+            let count = min(255, packed.count - start)
+            out.append(UInt8(count))
+            out += packed[start ..< start + count]
+            start += count
+        }
+        return out + [0, 0x3B]
+    }
+}
