@@ -40,23 +40,18 @@ public enum Downscaler {
     static func resample(_ bytes: [UInt8], format: ImageFormat, options: DecodeOptions,
                          sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
                          allowJPEGScaling: Bool = true) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
-        if format == .png {
-            var streaming = options
-            streaming.decodeAPNGAnimation = false
-            let decoder = PNGDecoder(options: streaming)
-            let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                               destinationWidth: width, destinationHeight: height)
-            return try stream(bytes, format: .png, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
-        }
+        // The first frame only: an APNG is read as its still default image.
+        var frameOptions = options
+        frameOptions.firstFrameOnly = true
+        frameOptions.decodeAPNGAnimation = false
         if format == .jpeg {
             // Reduce in the DCT domain first, then stream the decoder's output rows (MCU-row bands
             // for single-scan files; progressive files keep their coefficients, then stream).
-            var jpegOptions = options
             let denominator = allowJPEGScaling
                 ? jpegScaleDenominator(sourceWidth: sourceWidth, sourceHeight: sourceHeight, destinationWidth: width, destinationHeight: height)
                 : 1
-            jpegOptions.jpegScaleDenominator = denominator
-            let decoder = JPEGDecoder(options: jpegOptions)
+            frameOptions.jpegScaleDenominator = denominator
+            let decoder = JPEGDecoder(options: frameOptions)
             // libjpeg's scaled size: ceil(size / denominator).
             let resampler = StreamingResampler(sourceWidth: (sourceWidth + denominator - 1) / denominator,
                                                sourceHeight: (sourceHeight + denominator - 1) / denominator,
@@ -64,23 +59,21 @@ public enum Downscaler {
                                                sourceExtent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
             return try stream(bytes, format: .jpeg, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
         }
-        if format == .tiff {
-            // One band (a strip, or a row of tiles) of native rows at a time.
-            let decoder = TIFFDecoder(options: options)
-            let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                               destinationWidth: width, destinationHeight: height)
-            return try stream(bytes, format: .tiff, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
-        }
-        guard format == .gif else {
-            throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
-        }
-        // GIF: the first frame in bands of canvas rows once its data is in.
-        var gifOptions = options
-        gifOptions.firstFrameOnly = true
-        let decoder = GIFDecoder(options: gifOptions)
         let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                                            destinationWidth: width, destinationHeight: height)
-        return try stream(bytes, format: .gif, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+        switch format {
+        case .png:
+            let decoder = PNGDecoder(options: frameOptions)
+            return try stream(bytes, format: .png, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+        case .tiff:
+            let decoder = TIFFDecoder(options: frameOptions)
+            return try stream(bytes, format: .tiff, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+        case .gif:
+            let decoder = GIFDecoder(options: frameOptions)
+            return try stream(bytes, format: .gif, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+        default:
+            throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
+        }
     }
 
     /// Runs a decoder in streaming mode over the whole input: `installSink` hands it the

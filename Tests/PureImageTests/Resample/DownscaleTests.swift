@@ -107,17 +107,24 @@ import Testing
         #expect(sorted.last! <= sorted[sorted.count / 2] + 3, "jumps \(jumps)")
     }
 
+    /// `full` (tight premultiplied RGBA8) resampled at once to the size of `result`.
+    static func resampledWhole(_ full: Bitmap, like result: Bitmap) -> [UInt8] {
+        let resampler = StreamingResampler(sourceWidth: full.width, sourceHeight: full.height,
+                                           destinationWidth: result.width, destinationHeight: result.height)
+        let rowBytes = full.width * 4
+        full.bytes.withUnsafeBufferPointer { all in
+            for y in 0..<full.height { resampler.consume(UnsafeBufferPointer(rebasing: all[y * rowBytes ..< (y + 1) * rowBytes])) }
+        }
+        return resampler.takeBitmap().bytes
+    }
+
     /// The streaming path equals resampling the full decode (same filter, whole image at once).
     @Test func streamingEqualsWholeImageResampling() throws {
         let built = PNGDecoderTests.build(colorType: 6, depth: 8, width: 97, height: 61, seed: 4)
         let source = try ImageSource(bytes: built.png)
         let streamed = try source.thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
         let full = try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
-        let resampler = StreamingResampler(sourceWidth: 97, sourceHeight: 61, destinationWidth: streamed.width, destinationHeight: streamed.height)
-        full.bytes.withUnsafeBufferPointer { all in
-            for y in 0..<61 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 97 * 4 ..< (y + 1) * 97 * 4])) }
-        }
-        #expect(resampler.takeBitmap().bytes == streamed.bytes)
+        #expect(Self.resampledWhole(full, like: streamed) == streamed.bytes)
         // Interlaced: the same pixels.
         let interlaced = try ImageSource(bytes: built.interlacedPNG).thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
         #expect(interlaced.bytes == streamed.bytes)
@@ -148,11 +155,7 @@ extension DownscaleTests {
         let source = try ImageSource(bytes: file)
         let streamed = try source.thumbnail(maxPixelSize: 40, output: .format(.rgba8Premultiplied)).tightlyPacked()
         let full = try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))).tightlyPacked()
-        let resampler = StreamingResampler(sourceWidth: 97, sourceHeight: 61, destinationWidth: streamed.width, destinationHeight: streamed.height)
-        full.bytes.withUnsafeBufferPointer { all in
-            for y in 0..<61 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 97 * 4 ..< (y + 1) * 97 * 4])) }
-        }
-        #expect(resampler.takeBitmap().bytes == streamed.bytes)
+        #expect(Self.resampledWhole(full, like: streamed) == streamed.bytes)
     }
 
     /// A DCT-scaled JPEG intermediate of ceil(size / d) pixels is mapped by the picture's true
@@ -213,11 +216,7 @@ extension DownscaleTests {
         // the canvas outside the frame is transparent.
         #expect(Array(full.bytes[(23 * 300 + 17) * 4 ..< (23 * 300 + 17) * 4 + 4]) == [0, 255, 0, 255])
         #expect(Array(full.bytes[0 ..< 4]) == [0, 0, 0, 0])
-        let resampler = StreamingResampler(sourceWidth: 300, sourceHeight: 260, destinationWidth: streamed.width, destinationHeight: streamed.height)
-        full.bytes.withUnsafeBufferPointer { all in
-            for y in 0..<260 { resampler.consume(UnsafeBufferPointer(rebasing: all[y * 300 * 4 ..< (y + 1) * 300 * 4])) }
-        }
-        #expect(resampler.takeBitmap().bytes == streamed.bytes)
+        #expect(Self.resampledWhole(full, like: streamed) == streamed.bytes)
     }
 }
 
