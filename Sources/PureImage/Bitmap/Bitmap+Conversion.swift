@@ -33,12 +33,52 @@ extension Bitmap {
         }
         if target == format && (bytesPerRow == 0 || bytesPerRow == self.bytesPerRow) { return self }
         var result = try Bitmap(zeroedWidth: width, height: height, format: target, bytesPerRow: bytesPerRow)
-        if let kernel = ConversionKernel(from: format, to: target) {
+        if case .indexed(let palette) = format.colorModel, format.bitsPerComponent == 8,
+           target.bitsPerPixel == 32, target.bitsPerComponent == 8 {
+            try lookUpIndices(palette, into: &result)
+        } else if let kernel = ConversionKernel(from: format, to: target) {
             kernel.run(from: self, into: &result)
         } else {
             GeneralConversion(from: format, to: target).run(from: self, into: &result)
         }
         return result
+    }
+
+    /// 8-bit indices to a 4-byte format: every palette entry is converted once by the general
+    /// path (so the pixels are exactly what it gives), then each index is a table look-up.
+    /// Indices beyond the palette read as opaque black, as in the general path.
+    private func lookUpIndices(_ palette: Palette, into result: inout Bitmap) throws(BitmapError) {
+        var entries = [UInt8](repeating: 0, count: 256 * 4)
+        for index in 0..<256 {
+            if index < palette.count {
+                for k in 0..<4 { entries[index * 4 + k] = palette.rgba[index * 4 + k] }
+            } else {
+                entries[index * 4 + 3] = 255
+            }
+        }
+        let table = try Bitmap(width: 256, height: 1, format: .rgba8, bytes: entries).converted(to: result.format)
+        let words = (0..<256).map { index in
+            UInt32(table.bytes[index * 4]) | UInt32(table.bytes[index * 4 + 1]) << 8
+                | UInt32(table.bytes[index * 4 + 2]) << 16 | UInt32(table.bytes[index * 4 + 3]) << 24
+        }
+        let sourceRowBytes = bytesPerRow, targetRowBytes = result.bytesPerRow
+        let rows = height, columns = width
+        bytes.withUnsafeBufferPointer { source in
+            words.withUnsafeBufferPointer { words in
+                result.bytes.withUnsafeMutableBufferPointer { target in
+                    guard let s0 = source.baseAddress, let t0 = target.baseAddress, let w = words.baseAddress else { return }
+                    // Row y: `columns` index bytes at y × sourceRowBytes and 4 × columns target bytes at
+                    // y × targetRowBytes, both inside their buffers; an index is < 256 = words.count.
+                    for y in 0..<rows {
+                        let s = s0 + y * sourceRowBytes
+                        let t = UnsafeMutableRawPointer(t0 + y * targetRowBytes)
+                        for x in 0..<columns {
+                            t.storeBytes(of: UInt32(littleEndian: w[Int(s[x])]), toByteOffset: x * 4, as: UInt32.self)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Converts to a format of the same pixel size row by row, reusing this bitmap's storage

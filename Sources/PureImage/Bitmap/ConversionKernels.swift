@@ -38,6 +38,25 @@ struct ConversionKernel {
 
     func run(from bitmap: Bitmap, into result: inout Bitmap) {
         let width = bitmap.width
+        // The commonest case on its own loop, with nothing to decide per pixel: opaque RGB to
+        // RGBA (premultiplied or not: alpha 255 leaves the colour as it is).
+        if source == .rgb && (target == .rgba || target == .rgbaPremultiplied) {
+            let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
+            bitmap.bytes.withUnsafeBufferPointer { src in
+                result.bytes.withUnsafeMutableBufferPointer { dst in
+                    guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
+                    // Rows of `width` pixels: 3 × width source bytes ≤ sourceRowBytes, 4 × width
+                    // target bytes ≤ targetRowBytes, `height` rows in each buffer.
+                    for y in 0..<bitmap.height {
+                        let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+                        for x in 0..<width {
+                            d[4 * x] = s[3 * x]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x + 2]; d[4 * x + 3] = 255
+                        }
+                    }
+                }
+            }
+            return
+        }
         let sourceStep: Int
         switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba: sourceStep = 4 }
         let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow

@@ -131,12 +131,11 @@ final class TIFFPageDecoder {
                 let decodedRows = min(rows, outcome.bytes.count / max(1, chunkRowBytes))
                 outcome.bytes.withUnsafeBufferPointer { source in
                     planes[plane].withUnsafeMutableBufferPointer { destination in
+                        guard let from = source.baseAddress, let to = destination.baseAddress else { return }
                         for row in 0..<decodedRows {
                             // row < decodedRows, so row × chunkRowBytes + copyBytes ≤ the chunk's
                             // bytes; row < rows and leftByte + copyBytes ≤ planeRowBytes.
-                            let from = row * chunkRowBytes
-                            let to = row * planeRowBytes + leftByte
-                            for i in 0..<copyBytes { destination[to + i] = source[from + i] }
+                            (to + row * planeRowBytes + leftByte).update(from: from + row * chunkRowBytes, count: copyBytes)
                         }
                     }
                 }

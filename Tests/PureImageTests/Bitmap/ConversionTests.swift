@@ -163,4 +163,22 @@ import Testing
             }
         }
     }
+
+    /// 8-bit indexed sources go through a per-entry table: the same bytes as the general path,
+    /// for a palette with every kind of alpha and indices beyond the palette.
+    @Test func indexLookUpEqualsTheGeneralPath() throws {
+        var seed: UInt32 = 7
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        let entries = (0..<200).flatMap { i -> [UInt8] in [next(), next(), next(), i % 3 == 0 ? 255 : UInt8(i)] }
+        let palette = try #require(Palette(rgba: entries))
+        let source = PixelFormat(colorModel: .indexed(palette), bitsPerComponent: 8, alphaInfo: .none)
+        let indices = (0..<(256 * 3)).map { UInt8($0 % 256) }
+        let bitmap = try Bitmap(width: 256, height: 3, format: source, bytes: indices)
+        for target in [PixelFormat.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)] {
+            let fast = try bitmap.converted(to: target)
+            var general = try Bitmap(zeroedWidth: 256, height: 3, format: target)
+            GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+            #expect(fast.bytes == general.bytes, "indexed → \(target.summary)")
+        }
+    }
 }
