@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what PureImage's tests, conformance suite and benchmark need, skipping whatever is
 # already there. Debian packages: the system zlib (the library's one C dependency), the
-# reference decoders (libjpeg-turbo, libpng, giflib, libtiff) and the tools that generate and
-# check the project's own corpus. PyPI: Pillow (the independent APNG/GIF/resampling reference).
+# reference decoders (libjpeg-turbo, libpng, giflib, libtiff; also libspng and stb_image, which
+# the bench times as extra columns: CReference links them, so every build needs them) and the
+# tools that generate and check the project's own corpus. PyPI: Pillow (the independent
+# APNG/GIF/resampling reference).
 set -euo pipefail
 
 packages=(
-  zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev
+  zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev libspng-dev libstb-dev
   libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools
 )
 missing=()

@@ -1,5 +1,6 @@
 // CReference: the reference C decoders (libjpeg-turbo, libpng, giflib, libtiff) behind one
-// small "decode these bytes into this pixel layout" API.
+// small "decode these bytes into this pixel layout" API, plus libspng and stb_image, which
+// only the bench uses (as extra columns).
 //
 // Used only by the tests, the conformance runner (`pureimage conform`) and `pureimage-bench`.
 // The PureImage library never links it.
@@ -183,6 +184,27 @@ int pi_ref_tiff_decode_rgba(const uint8_t *data, size_t size, int page, PIRefIma
 // libtiff fails to decode makes the whole call fail (status -1); one that decodes short gives
 // status 1 with the missing samples left 0.
 int pi_ref_tiff_decode_native(const uint8_t *data, size_t size, int page, PIRefImage *out);
+
+// ---- libspng (second PNG library, for the bench) ------------------------------------------
+// The layout of pi_ref_png_decode: RGBA8 for files of 1 to 8 bits per sample, RGBA16 (host
+// order) for 16-bit files; palettes, gray and tRNS expanded (SPNG_DECODE_TRNS), no gamma.
+// libspng's defaults otherwise (CRC and Adler-32 checked). Status 0, or -1 with
+// "spng: <spng_strerror>"; libspng has no warnings.
+int pi_ref_spng_decode(const uint8_t *data, size_t size, PIRefImage *out);
+
+// ---- stb_image (third opinion for JPEG, PNG and GIF, for the bench) -----------------------
+// stbi_load_from_memory (bits 8) or stbi_load_16_from_memory (bits 16) converted to
+// `channels` (1 to 4) samples per pixel. For PNG with channels 4 this is the layout of
+// pi_ref_png_decode. stb_image's JPEG decoder is its own: its pixels are close to
+// libjpeg-turbo's but not equal. Status 0, or -1 with "stb_image: <stbi_failure_reason>".
+// Release with pi_ref_stb_image_free.
+int pi_ref_stb_decode(const uint8_t *data, size_t size, int channels, int bits, PIRefImage *out);
+
+// stbi_load_gif_from_memory: every frame composed onto the logical screen as RGBA8, frames one
+// after another in pixels (size = width * height * 4 * frames); *frame_count receives the
+// number of frames. Release with pi_ref_stb_image_free.
+int pi_ref_stb_gif_decode(const uint8_t *data, size_t size, PIRefImage *out, int *frame_count);
+void pi_ref_stb_image_free(PIRefImage *image);
 
 #ifdef __cplusplus
 }
