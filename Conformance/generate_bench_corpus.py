@@ -3,9 +3,12 @@
 
     python3 Conformance/generate_bench_corpus.py [--out Conformance/bench-corpus] [--quick-only]
 
-Writes two folders:
+Writes three folders:
 
     bench-corpus/default/   large photo-like images, ~2-12 megapixels (the default bench run)
+    bench-corpus/downscale/ three huge images for the downscaler rows (default run only):
+                            a 12000x8000 baseline 4:2:0 JPEG, a 9000x6000 RGB8 PNG and the same
+                            pixels as a 9000x6000 TIFF with LZW + horizontal predictor
     bench-corpus/quick/     the same recipes at 640x480, a smoke subset (`pureimage-bench --quick`)
 
 Everything is deterministic: the pixels come from seeded numpy generators (PCG64), and the
@@ -221,6 +224,17 @@ def generate_default(folder, scratch):
     write_tiffs(medium, folder, ["none", "lzw", "lzw-predictor", "deflate", "packbits", "tiled-lzw"], scratch)
 
 
+def generate_downscale(folder, scratch):
+    # Above the downscaler's 15 728 640-pixel threshold (60 MB of RGBA), so that
+    # decodedAndScaledDown(limitBytes: 0) scales all three: the JPEG to 4857x3238 through a
+    # 1/2 DCT-domain reduction, the PNG and TIFF (54 MP) to 4857x3238 as well.
+    write_jpegs(photo(12000, 8000, seed=41), folder, ["baseline420"], scratch)
+    wide = photo(9000, 6000, seed=42)
+    write_pngs(wide, folder, ["rgb8"], 42, scratch)
+    # LZW with the predictor, as photo TIFFs are usually written (plain LZW grows the grain).
+    write_tiffs(wide, folder, ["lzw-predictor"], scratch)
+
+
 def generate_quick(folder, scratch):
     small = photo(640, 480, seed=31)
     write_jpegs(small, folder, ["baseline420", "baseline444", "gray", "progressive420"], scratch)
@@ -243,7 +257,9 @@ def main():
 
     with open(os.path.abspath(__file__), "rb") as f:
         version = hashlib.sha256(f.read()).hexdigest()
-    sets = [("quick", generate_quick)] + ([] if args.quick_only else [("default", generate_default)])
+    sets = [("quick", generate_quick)]
+    if not args.quick_only:
+        sets += [("default", generate_default), ("downscale", generate_downscale)]
     with tempfile.TemporaryDirectory() as scratch:
         for name, generate in sets:
             folder = os.path.join(args.out, name)

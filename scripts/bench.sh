@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark (issue 11): PureImage against libjpeg-turbo, libpng, giflib and
-# libtiff. Installs what is missing, generates the bench corpus when it is missing or older
-# than its generator, builds pureimage-bench optimised and runs it. See Docs/Performance.md.
+# libtiff (with libspng and stb_image as extra columns, and the downscaler rows measured in
+# child processes). Installs what is missing, generates the bench corpus when it is missing or
+# older than its generator, builds pureimage-bench optimised and runs it. See Docs/Performance.md.
 #
 #   bash scripts/bench.sh                      # default run (< 5 min on 2 cores), table on stdout
 #   bash scripts/bench.sh --quick              # smoke subset, < 1 min (what CI runs)
 #   bash scripts/bench.sh --json out.json      # any pureimage-bench argument passes through
 #   bash scripts/bench.sh --stability [ARGS]   # two consecutive runs, then the largest ratio drift
+#                                              # (every ratio: vs the reference and vs each extra library)
 #
 # Environment:
 #   PUREIMAGE_EXTRA_CORPUS  more images for the default run (default: ../shared/corpus/photos
@@ -67,17 +69,24 @@ echo "stability: the two runs' JSON go to $scratch/first.json and $scratch/secon
 "$bench" "${args[@]}" --json "$scratch/second.json"
 python3 - "$scratch/first.json" "$scratch/second.json" <<'EOF'
 import json, sys
-first, second = (json.load(open(path)) for path in sys.argv[1:3])
-before = {(c["file"], c["kind"]): c["ratio"] for c in first["cases"] if c["ratio"] is not None}
-drifts = []
-for case in second["cases"]:
-    key = (case["file"], case["kind"])
-    if case["ratio"] is not None and key in before:
-        drifts.append((abs(case["ratio"] / before[key] - 1), case["file"], before[key], case["ratio"]))
-drifts.sort(reverse=True)
+
+def ratios(document):
+    """Every ratio of a run: PureImage/reference per row, and PureImage/each extra library."""
+    found = {}
+    for case in document["cases"]:
+        if case["ratio"] is not None:
+            found[(case["file"], case["kind"], "ref")] = case["ratio"]
+        for name, other in (case.get("others") or {}).items():
+            if other.get("ratio") is not None:
+                found[(case["file"], case["kind"], name)] = other["ratio"]
+    return found
+
+first, second = (ratios(json.load(open(path))) for path in sys.argv[1:3])
+drifts = sorted(((abs(second[key] / first[key] - 1), key, first[key], second[key]) for key in first.keys() & second.keys()),
+                reverse=True)
 print(f"\nstability: {len(drifts)} ratios compared between two consecutive runs")
-for drift, name, a, b in drifts[:5]:
-    print(f"  {drift * 100:5.1f} %  {name}: {a:.3f} -> {b:.3f}")
+for drift, (name, kind, against), a, b in drifts[:8]:
+    print(f"  {drift * 100:5.1f} %  {name} ({kind}, vs {against}): {a:.3f} -> {b:.3f}")
 outside = [d for d in drifts if d[0] > 0.05]
 print(f"largest drift {drifts[0][0] * 100:.1f} %; {len(outside)} outside ±5 %" if drifts else "nothing to compare")
 sys.exit(1 if outside else 0)

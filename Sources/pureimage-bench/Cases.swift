@@ -10,16 +10,9 @@ import Musl
 import Darwin
 #endif
 
-/// What a row measures.
-///
-/// Only `.decode` exists today. The issue's later cases slot in as new kinds, each made by
-/// `CaseFactory.cases(…)` for the formats that support it, with the same verify-then-time flow:
-///   - `.scaledDecode(denominator: 8)`: JPEG 1/8 DCT-domain scaling vs libjpeg scale_denom 8
-///     (`ReferenceDecoders.jpeg(_, scaleDenominator:)` already exists);
-///   - `.incremental(chunkBytes: 4096)`: the incremental decoder fed 4 KiB chunks, timed against
-///     our own one-shot decode (the "reference" side of that row);
-///   - `.downscale`: a 12000×8000 JPEG through the downscaler, run in a child process so its
-///     peak RSS (getrusage RUSAGE_CHILDREN) can be reported as one more limit-like column.
+/// What a row measures. Every kind is made by `CaseFactory.cases(…)` (or, for `.downscale`,
+/// `CaseFactory.downscale(…)`) for the formats that support it, with the same verify-then-time
+/// flow.
 enum CaseKind: Equatable {
     /// The whole image (frame 0, or every frame for animations) decoded from memory, one shot.
     case decode
@@ -31,13 +24,25 @@ enum CaseKind: Equatable {
     /// JPEG decoded at 1/`denominator` size in the DCT domain against libjpeg-turbo's
     /// `scale_num = 1, scale_denom = denominator` (the thumbnail / downscale fast path).
     case scaledDecode(denominator: Int)
+    /// `ImageSource.decodedAndScaledDown(limitBytes:)` on a huge image, against the reference
+    /// library's full decode of the same file, each run in a fresh child process so that its
+    /// time and peak resident memory are its own (see Downscale.swift). `limitBytes` 0 is
+    /// SDWebImage's default, a 60 MB destination.
+    case downscale(limitBytes: Int)
 
     var label: String {
         switch self {
         case .decode: return "decode"
         case .scaledDecode(let denominator): return "decode 1/\(denominator)"
         case .incremental(let chunk): return "incremental \(chunk / 1024) KiB"
+        case .downscale(let limit):
+            return limit == 0 ? "downscale 60 MB" : "downscale \(fixed(Double(limit) / 1_048_576, 2)) MB"
         }
+    }
+
+    var isDownscale: Bool {
+        if case .downscale = self { return true }
+        return false
     }
 }
 
@@ -84,6 +89,13 @@ struct BenchCase {
     /// Why `ours` is not timed (unsupported, rejected, pixels differ, …).
     var skipReason: String?
     var limits: [LimitProbe] = []
+    /// Further libraries timed in the same rounds (libspng, stb_image), each checked first.
+    var others: [OtherDecoder] = []
+    /// For `.downscale` rows: the file on disk (the child processes read it themselves) and the
+    /// destination size the plan gives, which the child's result must have.
+    var path = ""
+    var destinationWidth = 0
+    var destinationHeight = 0
 
     init(file: String, format: ImageFormat, variant: String, kind: CaseKind) {
         self.file = file
@@ -134,8 +146,9 @@ enum CaseFactory {
         var benchCase = BenchCase(file: file, format: .png, variant: variant, kind: .decode)
         var options = DecodeOptions()
         options.decodeAPNGAnimation = false
+        let reference = ReferenceOutcome(ReferenceDecoders.png(bytes))
         verifyAndPrepare(&benchCase, bytes: bytes, options: options, output: .canonicalRGBA, timedFrame: { _ in 0 },
-                         reference: ReferenceOutcome(ReferenceDecoders.png(bytes)),
+                         reference: reference,
                          layoutName: { "\(rgbaName($0)) (canonicalRGBA | libpng expand)" }) {
             var image = PIRefImage()
             bytes.withUnsafeBufferPointer { _ = pi_ref_png_decode($0.baseAddress, $0.count, &image) }
@@ -144,6 +157,9 @@ enum CaseFactory {
             return size
         }
         benchCase.limits.append(inflateProbe(png: bytes))
+        if let expected = reference.image {
+            benchCase.others = [spng(bytes, expected: expected), stbPNG(bytes, expected: expected)]
+        }
         return benchCase
     }
 
@@ -154,14 +170,19 @@ enum CaseFactory {
         var benchCase = BenchCase(file: file, format: .jpeg, variant: variant, kind: scale == 1 ? .decode : .scaledDecode(denominator: scale))
         var options = DecodeOptions()
         options.jpegScaleDenominator = scale
+        let reference = ReferenceOutcome(ReferenceDecoders.jpeg(bytes, scaleDenominator: scale))
         verifyAndPrepare(&benchCase, bytes: bytes, options: options, output: .native, timedFrame: { _ in 0 },
-                         reference: ReferenceOutcome(ReferenceDecoders.jpeg(bytes, scaleDenominator: scale)),
+                         reference: reference,
                          layoutName: { "\(nativeName($0)) (native\(scale == 1 ? "" : " 1/\(scale)") | libjpeg default)" }) {
             var image = PIRefImage()
             bytes.withUnsafeBufferPointer { _ = pi_ref_jpeg_decode($0.baseAddress, $0.count, Int32(scale), &image) }
             let size = image.size
             pi_ref_image_free(&image)
             return size
+        }
+        // stb_image has no DCT-domain scaling: it only joins the full-size rows.
+        if scale == 1, let expected = reference.image {
+            benchCase.others = [stbJPEG(bytes, expected: expected)]
         }
         return benchCase
     }
@@ -172,14 +193,18 @@ enum CaseFactory {
     /// (a giflib user must do that step; it is cheap). Verified: frame 0, ours vs giflib.
     static func gif(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
         var benchCase = BenchCase(file: file, format: .gif, variant: variant, kind: .decode)
+        let reference = giflibFirstFrame(bytes)
         verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .canonicalRGBA,
-                         timedFrame: { $0 - 1 }, reference: giflibFirstFrame(bytes),
+                         timedFrame: { $0 - 1 }, reference: reference,
                          layoutName: { "\(rgbaName($0)) (all frames | giflib + frame-0 compose)" }) {
             var gif = PIRefGIF()
             bytes.withUnsafeBufferPointer { _ = pi_ref_gif_decode($0.baseAddress, $0.count, &gif) }
             let size = composeFirstFrame(gif)?.count ?? 0
             pi_ref_gif_free(&gif)
             return size
+        }
+        if let expected = reference.image {
+            benchCase.others = [stbGIF(bytes, expected: expected)]
         }
         return benchCase
     }

@@ -2,12 +2,18 @@ import PureImageConformance
 
 /// One finished row.
 struct CaseResult {
-    let benchCase: BenchCase
+    /// Downscale rows set `skipReason` in their first pass (the child's run is the verification).
+    var benchCase: BenchCase
     /// Alternating A/B timings, when ours was timed.
     var measurement: Measurement?
     /// Reference-only timings, when ours was skipped but the reference decoded.
     var referenceOnly: [Double]?
     var limits: [(name: String, summary: Summary)] = []
+    /// Downscale rows: every child run's report (PureImage's only from runs paired with a
+    /// reference run), and why the reference's child failed, if it did.
+    var oursMemory: [ChildReport] = []
+    var referenceMemory: [ChildReport] = []
+    var referenceFailure: String?
 
     var ours: Summary? { measurement.map { Summary($0.ours) } }
     var reference: Summary? {
@@ -29,6 +35,23 @@ struct CaseResult {
     var status: String { measurement != nil ? "timed" : "skipped" }
 
     func limit(_ name: String) -> Summary? { limits.first { $0.name == name }?.summary }
+
+    /// An extra library's times (libspng, stb_image), when it was timed.
+    func other(_ name: String) -> Summary? {
+        guard let times = measurement?.others[name], !times.isEmpty else { return nil }
+        return Summary(times)
+    }
+
+    /// ours minimum / that library's minimum, as `ratio` is for the reference.
+    func otherRatio(_ name: String) -> Double? {
+        guard let ours, let other = other(name), other.minimum > 0 else { return nil }
+        return ours.minimum / other.minimum
+    }
+
+    /// Downscale rows: the largest peak (VmHWM, kB) over the child runs of each side; the peak
+    /// hardly varies between runs, and the largest is the one to plan memory for.
+    var oursPeakKB: Int? { oursMemory.map(\.peakKB).max() }
+    var referencePeakKB: Int? { referenceMemory.map(\.peakKB).max() }
 }
 
 // MARK: - Number formatting (no Foundation)
@@ -74,6 +97,7 @@ enum Table {
         ("ours ms", 8, true), ("min", 7, true), ("ref ms", 8, true), ("min", 7, true),
         ("ours MP/s", 9, true), ("ref MP/s", 8, true), ("ratio", 6, true), ("med r", 6, true), ("spread", 7, true),
         ("memcpy", 7, true), ("inflate", 7, true), ("n", 3, true),
+        ("spng", 7, true), ("r spng", 6, true), ("stb", 7, true), ("r stb", 6, true),
     ]
 
     static func line(_ cells: [String]) -> String {
@@ -99,20 +123,71 @@ enum Table {
                   result.limit("memcpy").map { milliseconds($0.minimum) } ?? "-",
                   result.limit("inflate").map { milliseconds($0.minimum) } ?? "-",
                   String(result.iterations)]
+        // The extra libraries: minimum ms and ours/that library.
+        for name in CaseFactory.otherNames {
+            cells += [result.other(name).map { milliseconds($0.minimum) } ?? "-", result.otherRatio(name).map { fixed($0, 2) } ?? "-"]
+        }
         var text = line(cells)
         if let reason = c.skipReason { text += "\n    skipped: " + reason }
+        // Timed extra libraries passed their check (the JSON keeps what it found, e.g. stb_image's
+        // PSNR on JPEG); only the ones left out are explained here.
+        for other in c.others where other.decode == nil {
+            text += "\n    \(other.name): \(other.check)"
+        }
+        return text
+    }
+}
+
+/// The downscaler rows: both sides ran in child processes; peak = the child's VmHWM.
+enum DownscaleTable {
+    static let columns: [(title: String, width: Int, right: Bool)] = [
+        ("file", 46, false), ("kind", 16, false), ("source", 11, false), ("destination", 11, false),
+        ("ours ms", 8, true), ("ours peak MB", 12, true), ("before MB", 9, true),
+        ("ref full ms", 11, true), ("ref peak MB", 11, true), ("RGBA MB", 8, true), ("ratio", 6, true), ("n", 3, true),
+    ]
+
+    static func line(_ cells: [String]) -> String {
+        zip(columns, cells).map { pad($1, $0.width, right: $0.right) }.joined(separator: " ")
+    }
+
+    static var header: String {
+        let title = line(columns.map(\.title))
+        return "downscaler: PureImage decodedAndScaledDown (display output) against the reference library's full decode, each run in a fresh child process\n"
+            + "ms = minimum over the runs (child's clock, the timed call only); peak MB = the child's VmHWM (its largest over the runs);\n"
+            + "before MB = VmHWM after reading the file, before the timed call (runtime, libraries and the file's bytes);\n"
+            + "RGBA MB = width x height x 4 of the source, what a full RGBA8 decode holds; ratio = ours ms / ref full ms\n"
+            + title + "\n" + String(repeating: "-", count: title.count)
+    }
+
+    static func megabytes(_ kilobytes: Int?) -> String {
+        kilobytes.map { fixed(Double($0) / 1024, 0) } ?? "-"
+    }
+
+    static func row(_ result: CaseResult) -> String {
+        let c = result.benchCase
+        let ours = result.ours, reference = result.reference
+        let cells = [c.file, c.kind.label, "\(c.width)x\(c.height)",
+                     c.destinationWidth > 0 ? "\(c.destinationWidth)x\(c.destinationHeight)" : "-",
+                     ours.map { milliseconds($0.minimum) } ?? "-", megabytes(result.oursPeakKB),
+                     megabytes(result.oursMemory.map(\.inputKB).max()),
+                     reference.map { milliseconds($0.minimum) } ?? "-", megabytes(result.referencePeakKB),
+                     fixed(Double(c.pixels * 4) / 1_048_576, 0), result.ratio.map { fixed($0, 2) } ?? "-",
+                     String(result.iterations)]
+        var text = line(cells)
+        if let reason = c.skipReason { text += "\n    skipped: " + reason }
+        if let failure = result.referenceFailure { text += "\n    reference: " + failure }
         return text
     }
 }
 
 // MARK: - JSON
 
-/// Schema "pureimage-bench/1" (documented in Docs/Performance.md).
+/// Schema "pureimage-bench/2" (documented in Docs/Performance.md): /1 plus `others` and `downscale`.
 enum JSONReport {
     static func document(machine: MachineInfo, loadAtEnd: String, options: BenchOptions,
                          results: [CaseResult], seconds: Double) -> JSONValue {
         var root = JSONObject()
-        root["schema"] = .string("pureimage-bench/1")
+        root["schema"] = .string("pureimage-bench/2")
         root["date"] = .string(machine.date)
         var host = JSONObject()
         host["cpu"] = .string(machine.cpuModel)
@@ -168,6 +243,34 @@ enum JSONReport {
         // Limits are floors: their minimum is the best estimate (noise only ever adds time).
         object["memcpy_ms"] = number(result.limit("memcpy")?.minimum)
         object["inflate_ms"] = number(result.limit("inflate")?.minimum)
+        // The extra libraries, by column name; only for rows where they apply.
+        var others = JSONObject()
+        for other in c.others {
+            var entry = JSONObject()
+            let summary = result.other(other.name)
+            entry["check"] = .string(other.check)
+            entry["ms"] = number(summary?.median)
+            entry["min_ms"] = number(summary?.minimum)
+            entry["ratio"] = number(result.otherRatio(other.name))
+            others[other.name] = .object(entry)
+        }
+        object["others"] = .object(others)
+        if case .downscale(let limit) = c.kind {
+            var downscale = JSONObject()
+            downscale["limit_bytes"] = .int(limit)
+            downscale["destination_width"] = .int(c.destinationWidth)
+            downscale["destination_height"] = .int(c.destinationHeight)
+            func megabytes(_ kilobytes: Int?) -> JSONValue { kilobytes.map { .double(rounded(Double($0) / 1024, 1)) } ?? .null }
+            downscale["ours_peak_rss_mb"] = megabytes(result.oursPeakKB)
+            downscale["ours_input_rss_mb"] = megabytes(result.oursMemory.map(\.inputKB).max())
+            downscale["ref_peak_rss_mb"] = megabytes(result.referencePeakKB)
+            downscale["ref_input_rss_mb"] = megabytes(result.referenceMemory.map(\.inputKB).max())
+            downscale["full_rgba_mb"] = .double(rounded(Double(c.pixels * 4) / 1_048_576, 1))
+            downscale["reference_failure"] = result.referenceFailure.map { .string($0) } ?? .null
+            object["downscale"] = .object(downscale)
+        } else {
+            object["downscale"] = .null
+        }
         return .object(object)
     }
 

@@ -89,12 +89,17 @@ struct IterationPolicy {
     var budgetSeconds: Double
     var minimum: Int
     var maximum: Int
+    /// The minimum for heavy cases, whose round (all sides) takes longer than `heavySeconds`:
+    /// their minimum is stable with fewer rounds, and each round costs seconds.
+    var heavyMinimum: Int
+    var heavySeconds: Double
 
-    /// The count for a case whose one A+B round takes `pairSeconds`.
+    /// The count for a case whose one round of all sides takes `pairSeconds`.
     func iterations(pairSeconds: Double) -> Int {
         if let fixed { return fixed }
         guard pairSeconds > 0 else { return maximum }
-        return max(minimum, min(maximum, Int(budgetSeconds / pairSeconds)))
+        let floor = pairSeconds > heavySeconds ? heavyMinimum : minimum
+        return max(floor, min(maximum, Int(budgetSeconds / pairSeconds)))
     }
 }
 
@@ -103,6 +108,8 @@ struct IterationPolicy {
 struct Measurement {
     var ours: [Double] = []        // milliseconds, one per iteration
     var reference: [Double] = []   // milliseconds, one per iteration
+    /// The extra libraries' times (milliseconds, one per iteration), by column name.
+    var others: [String: [Double]] = [:]
 
     /// Per-iteration ratios ours/reference. Taking the ratio inside each A-B pair cancels slow
     /// drift that a ratio of two medians would keep.
@@ -137,10 +144,11 @@ func warmUp(_ rounds: Int, _ sides: [() -> Int]) -> Double {
     return last
 }
 
-/// `rounds` timed rounds ours, reference, ours, reference, … appended to `measurement`. Each
-/// closure returns an Int fed to `blackHole`. `ours` cannot fail any more: the case was
-/// verified before timing.
-func alternate(_ rounds: Int, into measurement: inout Measurement, ours: () -> Int, reference: () -> Int) {
+/// `rounds` timed rounds ours, reference, then each further library, ours, reference, … appended
+/// to `measurement`. Each closure returns an Int fed to `blackHole`. `ours` cannot fail any
+/// more: the case was verified before timing.
+func alternate(_ rounds: Int, into measurement: inout Measurement, ours: () -> Int, reference: () -> Int,
+               others: [(name: String, decode: () -> Int)] = []) {
     measurement.ours.reserveCapacity(measurement.ours.count + rounds)
     measurement.reference.reserveCapacity(measurement.reference.count + rounds)
     for _ in 0..<rounds {
@@ -151,6 +159,11 @@ func alternate(_ rounds: Int, into measurement: inout Measurement, ours: () -> I
         let t2 = now()
         measurement.ours.append((t1 - t0) * 1000)
         measurement.reference.append((t2 - t1) * 1000)
+        for other in others {
+            let start = now()
+            blackHole(other.decode())
+            measurement.others[other.name, default: []].append((now() - start) * 1000)
+        }
     }
 }
 

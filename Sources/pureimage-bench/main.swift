@@ -5,7 +5,9 @@
 // "skipped: <reason>" and never timed), then warm up and time the two alternately
 // A B A B … in this one thread, spread over a few passes through all the cases. Beside them,
 // the "limits": a memcpy of the output size and, for PNG, zlib's inflate of the IDAT stream
-// alone. See Docs/Performance.md.
+// alone, and the extra libraries (libspng, stb_image) timed in the same rounds. Last, the
+// downscaler rows: each run in a child process of this executable (Downscale.swift), which
+// reports its time and peak resident memory. See Docs/Performance.md.
 
 import PureImage
 import PureImageConformance
@@ -18,6 +20,11 @@ import Musl
 import Darwin
 #endif
 
+// A child process started by a downscale row: do its one job and exit.
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--child" {
+    ChildWorker.main(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 let policy = options.policy
 timingClock = options.clock
@@ -29,6 +36,13 @@ let started = wallNow()
 /// Where the default corpus lives, relative to the working directory (the package root, as
 /// scripts/bench.sh runs it).
 let generatedCorpus = "Conformance/bench-corpus/" + (options.quick ? "quick" : "default")
+/// The huge images of the downscaler rows (default run only; they get no other rows).
+let downscaleCorpus = "Conformance/bench-corpus/downscale"
+/// With --quick, the downscaler rows run on these small files instead, with a limit small enough
+/// to make them scale (300 000 bytes: 75 000 destination pixels out of 307 200), so the child
+/// processes and the row are exercised on every CI run.
+let quickDownscaleFiles = ["jpeg-baseline420-640x480.jpg", "png-rgb8-640x480.png", "tiff-lzw-640x480.tif"]
+let quickDownscaleLimit = 300_000
 
 /// (path on disk, name shown) for every file to try, in a stable order.
 func inputFiles() -> [(path: String, display: String)] {
@@ -74,29 +88,90 @@ struct CaseRun {
     var result: CaseResult
     /// Timed rounds over all passes, decided in the first pass from its warm-up.
     var totalRounds = 0
+    /// Wall time of one round of all sides, from the first pass's last warm-up.
+    var roundSeconds = 0.0
 }
 
 /// One pass over one case: warm-ups (the policy's count in the first pass, where they also size
-/// the case; one in later passes, to bring its code and data back into the caches), then this
-/// pass's share of the timed rounds. Cases the reference rejects are not timed at all.
+/// the case; one in later passes, to bring its code and data back into the caches; heavy cases,
+/// whose round takes longer than `heavyRoundSeconds`, get one in the first pass and none
+/// later), then this pass's share of the timed rounds. Cases the reference rejects are not
+/// timed at all.
 func runPass(_ run: inout CaseRun, pass: Int, of passes: Int) {
     let benchCase = run.result.benchCase
+    if case .downscale(let limit) = benchCase.kind {
+        // One child run per side in the first pass, which sizes the row: as many runs as fit in
+        // `downscaleBudgetSeconds` (at least 2, at most one per pass), the rest spread so that
+        // the last pass has one.
+        if pass == 0 {
+            let runStart = wallNow()
+            runDownscalePass(&run, limitBytes: limit)
+            let seconds = wallNow() - runStart
+            run.totalRounds = max(2, min(passes, Int(downscaleBudgetSeconds / max(seconds, 0.001))))
+        } else if pass == passes - 1 || pass < run.totalRounds - 1 {
+            runDownscalePass(&run, limitBytes: limit)
+        }
+        return
+    }
     guard let reference = benchCase.reference else { return }
-    let sides = benchCase.ours.map { [$0, reference] } ?? [reference]
+    let others = benchCase.ours == nil ? [] : benchCase.others.compactMap { other in other.decode.map { (name: other.name, decode: $0) } }
+    let sides = (benchCase.ours.map { [$0, reference] } ?? [reference]) + others.map(\.decode)
     if pass == 0 {
-        let sizing = warmUp(policy.fixed == nil ? max(1, policy.warmups) : policy.warmups, sides)
+        // The first warm-up round also sizes the case; a heavy case (a round over
+        // heavyRoundSeconds) is warm after it, with the verification decode before it.
+        let warmups = policy.fixed == nil ? max(1, policy.warmups) : policy.warmups
+        var sizing = warmUp(min(1, warmups), sides)
+        if sizing < heavyRoundSeconds && warmups > 1 { sizing = warmUp(warmups - 1, sides) }
         run.totalRounds = policy.iterations(pairSeconds: sizing)
-    } else {
+        run.roundSeconds = sizing
+    } else if run.roundSeconds < heavyRoundSeconds {
         _ = warmUp(1, sides)
     }
     let rounds = roundsInPass(pass, of: passes, total: run.totalRounds)
     if let ours = benchCase.ours {
         var measurement = run.result.measurement ?? Measurement()
-        alternate(rounds, into: &measurement, ours: ours, reference: reference)
+        alternate(rounds, into: &measurement, ours: ours, reference: reference, others: others)
         run.result.measurement = measurement
     } else {
         // PureImage skipped: time the reference alone, so the row still shows the target.
         run.result.referenceOnly = (run.result.referenceOnly ?? []) + timeRepeated(rounds, warmups: 0, reference)
+    }
+}
+
+/// One child run of PureImage's downscale for a downscale row, then one of the reference's
+/// full decode (each a fresh process, so there is nothing to warm up; the parent
+/// read the file once, so it is in the page cache). The first PureImage run also verifies the
+/// result's size against the plan; a failure skips PureImage for the rest of the run.
+func runDownscalePass(_ run: inout CaseRun, limitBytes: Int) {
+    let benchCase = run.result.benchCase
+    guard !benchCase.path.isEmpty else { return }
+    var ours: ChildReport?
+    if benchCase.skipReason == nil {
+        switch ChildProcess.run(.pureimage, path: benchCase.path, limitBytes: limitBytes, clock: options.clock) {
+        case .success(let report) where report.width == benchCase.destinationWidth && report.height == benchCase.destinationHeight:
+            ours = report
+        case .success(let report):
+            run.result.benchCase.skipReason = "PureImage gave \(report.width)x\(report.height), the plan \(benchCase.destinationWidth)x\(benchCase.destinationHeight)"
+        case .failure(let failure):
+            run.result.benchCase.skipReason = "PureImage child: \(failure)"
+        }
+    }
+    switch ChildProcess.run(.reference, path: benchCase.path, limitBytes: limitBytes, clock: options.clock) {
+    case .success(let reference) where reference.width == benchCase.width && reference.height == benchCase.height:
+        if let ours {
+            var measurement = run.result.measurement ?? Measurement()
+            measurement.ours.append(ours.milliseconds)
+            measurement.reference.append(reference.milliseconds)
+            run.result.measurement = measurement
+            run.result.oursMemory.append(ours)
+        } else {
+            run.result.referenceOnly = (run.result.referenceOnly ?? []) + [reference.milliseconds]
+        }
+        run.result.referenceMemory.append(reference)
+    case .success(let reference):
+        run.result.referenceFailure = "reference decoded \(reference.width)x\(reference.height), the file says \(benchCase.width)x\(benchCase.height)"
+    case .failure(let failure):
+        run.result.referenceFailure = "reference child: \(failure)"
     }
 }
 
@@ -113,7 +188,9 @@ func measureLimits(_ run: inout CaseRun) {
 print("pureimage-bench \(options.quick ? "--quick " : "")· \(machine.date) · \(machine.cpuModel) · \(machine.logicalCPUs) logical CPUs · load \(machine.loadAverageAtStart)")
 print("\(machine.swiftVersion) · \(isDebugBuild ? "DEBUG build (timings meaningless)" : "release build") · single thread · clock \(options.clock == .cpu ? "thread CPU time" : "wall (monotonic)") · warm-ups \(policy.warmups) · iterations \(options.iterations.map(String.init) ?? "auto") · passes \(options.passes)")
 print("ratio = ours min / ref min (> 1: PureImage slower); med r = median over A/B rounds of ours/ref; spread = (p75 − p25) / med r")
-print("limits (minimum ms): memcpy = copy of an output-sized buffer; inflate = zlib uncompress of the PNG IDAT stream alone\n")
+print("limits (minimum ms): memcpy = copy of an output-sized buffer; inflate = zlib uncompress of the PNG IDAT stream alone")
+print("spng, stb: libspng and stb_image in the same rounds, minimum ms and r = ours min / theirs min; checked first: pixels equal")
+print("  to the reference's, except stb_image's JPEG (its own IDCT): PSNR ≥ \(fixed(CaseFactory.stbJPEGMinimumPSNR, 0)) dB against libjpeg-turbo\n")
 if let load = Double(machine.loadAverageAtStart.split(separator: " ").first ?? ""), load > 0.5 * Double(machine.logicalCPUs) {
     print("note: the machine is busy (1-minute load \(fixed(load, 2)) on \(machine.logicalCPUs) CPUs); expect noisier ratios\n")
 }
@@ -130,12 +207,32 @@ for (path, display) in inputFiles() {
     }
 }
 
+// The downscaler rows, after all others: the huge images in the default run (only when the
+// corpus is used, not for PATH arguments), the quick files with a small limit under --quick.
+var downscaleInputs: [(path: String, display: String, limit: Int)] = []
+if options.paths.isEmpty && options.downscale {
+    if options.quick {
+        downscaleInputs = quickDownscaleFiles.map { (generatedCorpus + "/" + $0, "quick/" + $0, quickDownscaleLimit) }
+    } else if CorpusWalk.isDirectory(downscaleCorpus) {
+        downscaleInputs = CorpusWalk.files(under: downscaleCorpus).map { ($0, "downscale" + $0.dropFirst(downscaleCorpus.count), 0) }
+    } else {
+        print("note: no \(downscaleCorpus) (made by Conformance/generate_bench_corpus.py): no downscaler rows\n")
+    }
+}
+for (path, display, limit) in downscaleInputs {
+    guard let bytes = try? ImageFiles.read(path), case .format(let format) = FormatSniffer.sniff(bytes),
+          options.formats.contains(format.rawValue),
+          let benchCase = CaseFactory.downscale(file: display, path: path, variant: variantName(path), bytes: bytes,
+                                                format: format, limitBytes: limit) else { continue }
+    runs.append(CaseRun(result: CaseResult(benchCase: benchCase)))
+}
+
 // Passes over the whole case list, each taking its share of every case's rounds: a burst of
 // other work on the machine then touches a part of several cases' rounds rather than all of
 // one case's, and each side's minimum stays clean. With one pass, rows print as they finish.
 let passes = options.passes
 if passes > 1 {
-    print("verified \(runs.count) cases; timing in \(passes) passes over all of them, rows follow at the end")
+    print("verified \(runs.count) cases in \(fixed(wallNow() - started, 1)) s; timing in \(passes) passes over all of them, rows follow at the end")
     fflush(nil)
 } else {
     print(Table.header)
@@ -145,7 +242,7 @@ for pass in 0..<passes {
         runPass(&runs[index], pass: pass, of: passes)
         if pass == passes - 1 {
             measureLimits(&runs[index])
-            if passes == 1 {
+            if passes == 1 && !runs[index].result.benchCase.kind.isDownscale {
                 print(Table.row(runs[index].result))
                 fflush(nil)   // rows appear as they finish, also through a pipe (`stdout` is not Sendable)
             }
@@ -157,24 +254,39 @@ for pass in 0..<passes {
     }
 }
 let results = runs.map(\.result)
+let decodeResults = results.filter { !$0.benchCase.kind.isDownscale }
+let downscaleResults = results.filter { $0.benchCase.kind.isDownscale }
 if passes > 1 {
     print("\n" + Table.header)
-    for result in results { print(Table.row(result)) }
+    for result in decodeResults { print(Table.row(result)) }
+}
+if !downscaleResults.isEmpty {
+    print("\n" + DownscaleTable.header)
+    for result in downscaleResults { print(DownscaleTable.row(result)) }
 }
 
 let elapsed = wallNow() - started
 let timed = results.filter { $0.measurement != nil }
 print("\n\(results.count) cases, \(timed.count) timed, \(results.count - timed.count) skipped; \(fixed(elapsed, 1)) s")
+/// The geometric mean of some ratios.
+func geometricMean(_ ratios: [Double]) -> Double {
+    exp(ratios.map { log($0) }.reduce(0, +) / Double(ratios.count))
+}
 if !timed.isEmpty {
     // Geometric mean of the ratios per format: one headline number per decoder.
     for format in ImageFormat.allCases {
-        for kind in ["decode 1/8", "decode", "incremental"] {
-            let ratios = timed.filter { $0.benchCase.format == format && $0.benchCase.kind.label == kind
-                                        || (kind == "incremental" && $0.benchCase.format == format && $0.benchCase.kind.label.hasPrefix(kind)) }.compactMap(\.ratio)
+        for kind in ["decode 1/8", "decode", "incremental", "downscale"] {
+            let rows = timed.filter { $0.benchCase.format == format && ($0.benchCase.kind.label == kind || kind != "decode" && $0.benchCase.kind.label.hasPrefix(kind)) }
+            let ratios = rows.compactMap(\.ratio)
             guard !ratios.isEmpty else { continue }
-            let mean = exp(ratios.map { log($0) }.reduce(0, +) / Double(ratios.count))
-            let against = kind == "incremental" ? "incremental 4 KiB vs PureImage one-shot" : "vs the reference library"
-            print("\(format.rawValue): geometric mean ratio \(fixed(mean, 2)) over \(ratios.count) cases (\(kind): \(against))")
+            let against = kind == "incremental" ? "incremental 4 KiB vs PureImage one-shot"
+                : kind == "downscale" ? "PureImage downscale vs the reference's full decode" : "vs the reference library"
+            var line = "\(format.rawValue): geometric mean ratio \(fixed(geometricMean(ratios), 2)) over \(ratios.count) cases (\(kind): \(against))"
+            for name in CaseFactory.otherNames {
+                let others = rows.compactMap { $0.otherRatio(name) }
+                if !others.isEmpty { line += "; vs \(name) \(fixed(geometricMean(others), 2)) over \(others.count)" }
+            }
+            print(line)
         }
     }
 }
