@@ -145,16 +145,7 @@ extension JPEGCorpusTests {
         for (index, path) in Self.truncationSamples.enumerated() {
             guard let full = JPEGTestSupport.read(root + "/" + path), case .success(let oneShot) = JPEGTestSupport.decode(full) else { continue }
             let chunk = [1, 3, 17, 64, 500, 4096][index]
-            let decoder = JPEGDecoder(options: DecodeOptions())
-            var input = InputBuffer()
-            var offset = 0
-            while offset < full.count {
-                input.append(contentsOf: full[offset ..< min(full.count, offset + chunk)])
-                offset += chunk
-                _ = try decoder.advance(&input)
-            }
-            input.close()
-            _ = try decoder.advance(&input)
+            let (decoder, _) = try JPEGTestSupport.decodeInChunks(full, chunk: chunk)
             #expect(try decoder.frame(at: 0).bytes == oneShot.bitmap.bytes, "\(path) in chunks of \(chunk)")
         }
     }

@@ -83,16 +83,8 @@ import Testing
         let full = Self.stream(blocks: 6, restartInterval: 2)
         guard case .success(let oneShot) = JPEGTestSupport.decode(full) else { Issue.record("decode failed"); return }
         for chunk in [1, 2, 3, 7, 50] {
-            let decoder = JPEGDecoder(options: DecodeOptions())
-            var input = InputBuffer()
-            var offset = 0
-            while offset < full.count {
-                input.append(contentsOf: full[offset ..< min(full.count, offset + chunk)])
-                offset += chunk
-                _ = try decoder.advance(&input)
-            }
-            input.close()
-            #expect(try decoder.advance(&input) == .finished)
+            let (decoder, progress) = try JPEGTestSupport.decodeInChunks(full, chunk: chunk)
+            #expect(progress == .finished)
             #expect(try decoder.frame(at: 0).bytes == oneShot.bitmap.bytes, "chunk \(chunk)")
             #expect(decoder.truncation == nil)
         }

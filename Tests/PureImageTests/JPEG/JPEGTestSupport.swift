@@ -12,6 +12,21 @@ enum JPEGTestSupport {
         let warnings: [DecodeWarning]
     }
 
+    /// Feeds `full` to a JPEG decoder `chunk` bytes at a time, then closes the input; returns
+    /// the decoder and what its last `advance` (after the close) said.
+    static func decodeInChunks(_ full: [UInt8], chunk: Int) throws(DecodeError) -> (JPEGDecoder, DecodeProgress) {
+        let decoder = JPEGDecoder(options: DecodeOptions())
+        var input = InputBuffer()
+        var offset = 0
+        while offset < full.count {
+            input.append(contentsOf: full[offset ..< min(full.count, offset + chunk)])
+            offset += chunk
+            _ = try decoder.advance(&input)
+        }
+        input.close()
+        return (decoder, try decoder.advance(&input))
+    }
+
     static func decode(_ bytes: [UInt8], scale: Int = 1) -> Result<Ours, DecodeError> {
         let decoder = JPEGDecoder(options: DecodeOptions(jpegScaleDenominator: scale))
         var input = InputBuffer(bytes, isClosed: true)
