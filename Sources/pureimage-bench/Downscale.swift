@@ -4,7 +4,7 @@
 //
 // How the peak is measured, and why not with getrusage:
 //
-//   The child is this executable again (`pureimage-bench --child SIDE FILE LIMIT CLOCK`). It
+//   The child is this executable again (`pureimage-bench --child SIDE FILE LIMIT CLOCK MEMORY`). It
 //   reads the file, notes its VmHWM, runs the one timed call, and prints the time, the result's
 //   size and VmHWM again, read from /proc/self/status. VmHWM is the high-water mark of the
 //   resident set of the process's address space, which exec created new: it is exactly the
@@ -95,7 +95,7 @@ enum ChildProcess {
 
     /// Runs `side` on `path` in a new process and waits for it: its report, or why it failed.
     static func run(_ side: ChildSide, path: String, limitBytes: Int, clock: TimingClock) -> Result<ChildReport, ChildFailure> {
-        let arguments = [executable, "--child", side.rawValue, path, String(limitBytes), clock.rawValue]
+        let arguments = [executable, "--child", side.rawValue, path, String(limitBytes), clock.rawValue, memoryPolicy.rawValue]
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { return .failure(ChildFailure("pipe: errno \(errno)")) }
         var actions = posix_spawn_file_actions_t()
@@ -150,16 +150,18 @@ struct ChildFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The child's side: `pureimage-bench --child SIDE FILE LIMIT CLOCK` (not in the usage text; the
+/// The child's side: `pureimage-bench --child SIDE FILE LIMIT CLOCK MEMORY` (not in the usage text; the
 /// bench runs it). Prints one line, `ok MS WIDTH HEIGHT INPUT_KB PEAK_KB` or `error MESSAGE`,
 /// and exits 0 or 1.
 enum ChildWorker {
     static func main(_ arguments: [String]) -> Never {
-        guard arguments.count == 4, let side = ChildSide(rawValue: arguments[0]), let limit = Int(arguments[2]),
-              let clock = TimingClock(rawValue: arguments[3]) else {
+        guard arguments.count == 5, let side = ChildSide(rawValue: arguments[0]), let limit = Int(arguments[2]),
+              let clock = TimingClock(rawValue: arguments[3]), let memory = MemoryPolicy(rawValue: arguments[4]) else {
             report("error bad child arguments: \(arguments.joined(separator: " "))", status: 1)
         }
         timingClock = clock
+        memoryPolicy = memory
+        memoryPolicyApplied = memory.apply()
         let path = arguments[1]
         let bytes: [UInt8]
         do {

@@ -9,7 +9,7 @@ import Darwin
 let usage = """
 usage: pureimage-bench [PATH ...] [--json FILE] [--iterations N] [--warmups N]
                        [--formats jpeg,png,gif,tiff] [--quick] [--clock cpu|wall] [--passes N]
-                       [--no-downscale]
+                       [--no-downscale] [--memory fresh|reuse]
 
 Decodes each image from memory with PureImage and with the reference C library (libjpeg-turbo,
 libpng, giflib, libtiff) in this one process, single-threaded, alternating the two after
@@ -39,6 +39,11 @@ writes the schema described in Docs/Performance.md.
   --clock KIND    cpu (default): this thread's CPU time, immune to other processes taking the
                   core; wall: CLOCK_MONOTONIC. Equal on an idle machine (single thread, no I/O).
   --no-downscale  leave out the downscaler rows
+  --memory KIND   fresh (default): glibc's malloc thresholds fixed at 128 KiB, so every large
+                  buffer is mapped fresh from the kernel on every call, on both sides (page
+                  faults included) — the same in every process, which keeps ratios repeatable;
+                  reuse: glibc's adaptive default (freed buffers kept and reused: faster, but
+                  what is reused depends on the process's history; ratios move by up to 16 %)
 """
 
 // The default run (74 timed cases with the 1/8-scale and incremental rows, up to four sides a
@@ -75,6 +80,7 @@ struct BenchOptions {
     var clock = TimingClock.cpu
     var passesOption: Int?
     var downscale = true
+    var memory = MemoryPolicy.fresh
     var passes: Int { passesOption ?? (quick ? 1 : 3) }
 
     /// Parses the command line; prints the usage and exits with 2 on a usage error.
@@ -106,6 +112,9 @@ struct BenchOptions {
             case "--passes":
                 guard let count = Int(value(argument)), count > 0 else { fail("--passes needs a positive number") }
                 options.passesOption = count
+            case "--memory":
+                guard let policy = MemoryPolicy(rawValue: value(argument)) else { fail("--memory is fresh or reuse") }
+                options.memory = policy
             case "--clock":
                 guard let clock = TimingClock(rawValue: value(argument)) else { fail("--clock is cpu or wall") }
                 options.clock = clock

@@ -205,6 +205,7 @@ enum JSONReport {
         settings["clock"] = .string(options.clock == .cpu ? "thread-cpu" : "wall")
         settings["warmups"] = .int(options.policy.warmups)
         settings["passes"] = .int(options.passes)
+        settings["memory"] = .string(memoryPolicyApplied ? memoryPolicy.rawValue : "default")
         settings["iterations"] = options.iterations.map { .int($0) } ?? .string("auto")
         settings["formats"] = .array(options.formats.sorted().map { .string($0) })
         settings["wall_seconds"] = .double(rounded(seconds, 1))

@@ -26,6 +26,8 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--child" {
 }
 
 let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+memoryPolicy = options.memory
+memoryPolicyApplied = memoryPolicy.apply()
 let policy = options.policy
 timingClock = options.clock
 let machine = MachineInfo.current()
@@ -186,7 +188,7 @@ func measureLimits(_ run: inout CaseRun) {
 }
 
 print("pureimage-bench \(options.quick ? "--quick " : "")· \(machine.date) · \(machine.cpuModel) · \(machine.logicalCPUs) logical CPUs · load \(machine.loadAverageAtStart)")
-print("\(machine.swiftVersion) · \(isDebugBuild ? "DEBUG build (timings meaningless)" : "release build") · single thread · clock \(options.clock == .cpu ? "thread CPU time" : "wall (monotonic)") · warm-ups \(policy.warmups) · iterations \(options.iterations.map(String.init) ?? "auto") · passes \(options.passes)")
+print("\(machine.swiftVersion) · \(isDebugBuild ? "DEBUG build (timings meaningless)" : "release build") · single thread · clock \(options.clock == .cpu ? "thread CPU time" : "wall (monotonic)") · warm-ups \(policy.warmups) · iterations \(options.iterations.map(String.init) ?? "auto") · passes \(options.passes) · memory \(memoryDescription)")
 print("ratio = ours min / ref min (> 1: PureImage slower); med r = median over A/B rounds of ours/ref; spread = (p75 − p25) / med r")
 print("limits (minimum ms): memcpy = copy of an output-sized buffer; inflate = zlib uncompress of the PNG IDAT stream alone")
 print("spng, stb: libspng and stb_image in the same rounds, minimum ms and r = ours min / theirs min; checked first: pixels equal")

@@ -206,6 +206,14 @@ int pi_ref_stb_decode(const uint8_t *data, size_t size, int channels, int bits, 
 int pi_ref_stb_gif_decode(const uint8_t *data, size_t size, PIRefImage *out, int *frame_count);
 void pi_ref_stb_image_free(PIRefImage *image);
 
+// ---- The bench's allocator --------------------------------------------------------------
+// glibc only: fixes malloc's mmap and trim thresholds at `bytes` (mallopt M_MMAP_THRESHOLD and
+// M_TRIM_THRESHOLD), which also turns off glibc's dynamic threshold. Every allocation of at least
+// `bytes` is then mapped fresh from the kernel and unmapped when freed, in every process and at
+// every point of a run, instead of whatever the allocation history so far made glibc do.
+// Returns 1 when both settings took, 0 otherwise (including on other C libraries).
+int pi_bench_fixed_malloc_thresholds(size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,47 @@
+import CReference
+
+/// What happens to the large buffers the decoders allocate and free on every call (`--memory`).
+///
+/// glibc's malloc maps an allocation of 128 KiB or more from the kernel and unmaps it when it is
+/// freed — until the first such buffer is freed: then it raises that threshold to the freed size
+/// (up to 32 MiB) and keeps later buffers on its heap, where a decode reuses pages an earlier
+/// one faulted in. When that happens, and which buffers it covers, depends on everything the
+/// process allocated before. Measured on the 2-core machine, six processes timing the same four
+/// cases: with glibc's adaptive default one side's minimum moved by up to 16 % from process to
+/// process (a 3000×2000 JPEG: 51.5 or 59.3 ms), with ASLR off and Swift's hashing seed fixed
+/// too; with the thresholds fixed, every ratio stayed within 2.7 %. Two consecutive default
+/// runs: 151 of 153 ratios within ±5 % (largest 6.7 %) adaptive, 153 of 153 (largest 3.5 %)
+/// fixed. See Docs/Performance.md, "Stability".
+enum MemoryPolicy: String {
+    /// The thresholds fixed at glibc's own default, 128 KiB (the default): every decode gets its
+    /// output and large scratch buffers as fresh pages from the kernel, as the first decode in a
+    /// process does, and pays their page faults. Both sides pay them alike.
+    case fresh
+    /// glibc's adaptive default: faster for both sides (pages are reused), but which buffers are
+    /// reused varies from process to process, so ratios are less repeatable.
+    case reuse
+
+    static let freshThresholdBytes = 128 * 1024
+
+    /// Applies the policy to this process. Returns false when `.fresh` could not be set (not
+    /// glibc): the run then measures the C library's default and says so.
+    func apply() -> Bool {
+        switch self {
+        case .fresh: return pi_bench_fixed_malloc_thresholds(MemoryPolicy.freshThresholdBytes) == 1
+        case .reuse: return true
+        }
+    }
+}
+
+/// Set once at start-up; child processes get it on their command line.
+nonisolated(unsafe) var memoryPolicy = MemoryPolicy.fresh
+/// False when `--memory fresh` was asked for but the C library has no such setting.
+nonisolated(unsafe) var memoryPolicyApplied = true
+
+/// The header's and the JSON's wording of the policy in force.
+var memoryDescription: String {
+    switch memoryPolicy {
+    case .fresh: return memoryPolicyApplied ? "fresh (malloc thresholds fixed at 128 KiB)" : "fresh requested, not available: C library default"
+    case .reuse: return "reuse (glibc adaptive thresholds)"
+    }
+}
