@@ -50,6 +50,8 @@ final class JPEGRenderer {
     private var quant: [UnsafeMutablePointer<Int32>] = []
     private var upsampled: [UnsafeMutablePointer<UInt8>] = []
     private let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
+    /// h2v2 fancy upsampling's column sums, one row of the widest component.
+    private let columnSums: UnsafeMutablePointer<UInt16>
 
     /// Output pixels, `outputWidth × channels` bytes per row; rows ≥ `rowsDone` are zero.
     /// Allocated when the first row is emitted (a file cut before its pixel data, or a header
@@ -97,6 +99,9 @@ final class JPEGRenderer {
             _ = try SizeMath.allocationSize(planeBytes, 1, limits: limits, format: .jpeg, offset: nil)
         }
         rowsReady = [Int](repeating: 0, count: geometry.components.count)
+        let widest = geometry.components.map(\.sampleWidth).max() ?? 0
+        columnSums = .allocate(capacity: max(1, widest))
+        columnSums.initialize(repeating: 0, count: max(1, widest))
         for (c, component) in geometry.components.enumerated() {
             let size = component.scaledBlockSize
             let stride = component.widthInBlocks * size
@@ -123,6 +128,7 @@ final class JPEGRenderer {
         for table in quant { table.deallocate() }
         for row in upsampled { row.deallocate() }
         workspace.deallocate()
+        columnSums.deallocate()
     }
 
     /// Latches a quantization table for a component (natural order). Values are narrowed to
@@ -182,17 +188,11 @@ final class JPEGRenderer {
         let start = rowsDone
         let width = geometry.outputWidth
         var rowPointers = [UnsafePointer<UInt8>](repeating: UnsafePointer(upsampled[0]), count: geometry.components.count)
-        ColorConversionKernels.crToR.withUnsafeBufferPointer { crToR in
-        ColorConversionKernels.cbToB.withUnsafeBufferPointer { cbToB in
-        ColorConversionKernels.crToG.withUnsafeBufferPointer { crToG in
-        ColorConversionKernels.cbToG.withUnsafeBufferPointer { cbToG in
         if output.isEmpty {
             output = [UInt8](repeating: 0, count: rowSink == nil ? outputBytes : geometry.outputWidth * channels)
         }
         output.withUnsafeMutableBufferPointer { output in
-            guard let out = output.baseAddress, let r = crToR.baseAddress, let b = cbToB.baseAddress,
-                  let rg = crToG.baseAddress, let bg = cbToG.baseAddress else { return }
-            let tables = ColorConversionKernels.Tables(crToR: r, cbToB: b, crToG: rg, cbToG: bg)
+            guard let out = output.baseAddress else { return }
             while rowsDone < geometry.outputHeight {
                 let y = rowsDone
                 var ready = true
@@ -211,9 +211,9 @@ final class JPEGRenderer {
                 case .rgb, .cmyk:
                     ColorConversionKernels.interleave(rowPointers, width: width, destination)
                 case .yccToRGB:
-                    ColorConversionKernels.yccToRGB(rowPointers[0], rowPointers[1], rowPointers[2], width: width, destination, tables: tables)
+                    ColorConversionKernels.yccToRGB(rowPointers[0], rowPointers[1], rowPointers[2], width: width, destination)
                 case .ycckToCMYK:
-                    ColorConversionKernels.ycckToCMYK(rowPointers[0], rowPointers[1], rowPointers[2], rowPointers[3], width: width, destination, tables: tables)
+                    ColorConversionKernels.ycckToCMYK(rowPointers[0], rowPointers[1], rowPointers[2], rowPointers[3], width: width, destination)
                 }
                 if invertCMYK {
                     for i in 0..<(width * channels) { destination[i] = 255 &- destination[i] }
@@ -221,7 +221,7 @@ final class JPEGRenderer {
                 rowSink?(UnsafeBufferPointer(start: destination, count: width * channels))
                 rowsDone += 1
             }
-        }}}}}
+        }
         return rowsDone - start
     }
 
@@ -247,7 +247,8 @@ final class JPEGRenderer {
                                         bias: upper ? 1 : 2, out)
         case .h2v2Fancy:
             let near = y >> 1
-            UpsamplingKernels.h2v2Fancy(near: row(near), far: row(y & 1 == 0 ? near - 1 : near + 1), width: component.sampleWidth, out)
+            UpsamplingKernels.h2v2Fancy(near: row(near), far: row(y & 1 == 0 ? near - 1 : near + 1), width: component.sampleWidth,
+                                        sums: columnSums, out)
         case .replicate(let h, let v):
             if h == 1 { return row(y / v) }
             UpsamplingKernels.replicate(row(y / v), width: component.sampleWidth, factor: h, out)

@@ -7,49 +7,48 @@ enum UpsamplingKernels {
     /// `h2v1_fancy_upsample`: each output is ¾ of the nearer input + ¼ of the further one,
     /// rounding alternately down (+1) and up (+2). `width` > 2.
     static func h2v1Fancy(_ input: UnsafePointer<UInt8>, width: Int, _ output: UnsafeMutablePointer<UInt8>) {
-        var value = Int(input[0])
-        output[0] = UInt8(value)
-        output[1] = UInt8((value * 3 + Int(input[1]) + 2) >> 2)
-        var i = 1
-        while i < width - 1 {
-            value = Int(input[i]) * 3
-            output[2 * i] = UInt8((value + Int(input[i - 1]) + 1) >> 2)
-            output[2 * i + 1] = UInt8((value + Int(input[i + 1]) + 2) >> 2)
-            i += 1
+        let first = UInt16(input[0])
+        output[0] = UInt8(truncatingIfNeeded: first)
+        output[1] = UInt8(truncatingIfNeeded: (first &* 3 &+ UInt16(input[1]) &+ 2) >> 2)
+        // Bound: 1 ≤ i ≤ width − 2 reads input[i − 1 … i + 1] and writes output[2i], output[2i + 1].
+        for i in 1..<(width - 1) {
+            let center = UInt16(input[i]) &* 3
+            output[2 * i] = UInt8(truncatingIfNeeded: (center &+ UInt16(input[i - 1]) &+ 1) >> 2)
+            output[2 * i + 1] = UInt8(truncatingIfNeeded: (center &+ UInt16(input[i + 1]) &+ 2) >> 2)
         }
-        value = Int(input[width - 1])
-        output[2 * width - 2] = UInt8((value * 3 + Int(input[width - 2]) + 1) >> 2)
-        output[2 * width - 1] = UInt8(value)
+        let last = UInt16(input[width - 1])
+        output[2 * width - 2] = UInt8(truncatingIfNeeded: (last &* 3 &+ UInt16(input[width - 2]) &+ 1) >> 2)
+        output[2 * width - 1] = UInt8(truncatingIfNeeded: last)
     }
 
     /// `h1v2_fancy_upsample`: ¾ nearer row + ¼ further row; bias 1 for the upper output row of
     /// a pair, 2 for the lower.
     static func h1v2Fancy(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width: Int, bias: Int, _ output: UnsafeMutablePointer<UInt8>) {
+        let bias = UInt16(truncatingIfNeeded: bias)
         for i in 0..<width {
-            output[i] = UInt8((Int(near[i]) * 3 + Int(far[i]) + bias) >> 2)
+            output[i] = UInt8(truncatingIfNeeded: (UInt16(near[i]) &* 3 &+ UInt16(far[i]) &+ bias) >> 2)
         }
     }
 
     /// `h2v2_fancy_upsample`: column sums 3·near + far, then the h2v1 filter on the sums with
-    /// /16 and biases 8 and 7. `width` > 2.
-    static func h2v2Fancy(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width: Int, _ output: UnsafeMutablePointer<UInt8>) {
-        var this = Int(near[0]) * 3 + Int(far[0])
-        var next = Int(near[1]) * 3 + Int(far[1])
-        output[0] = UInt8((this * 4 + 8) >> 4)
-        output[1] = UInt8((this * 3 + next + 7) >> 4)
-        var last = this
-        this = next
-        var i = 1
-        while i < width - 1 {
-            next = Int(near[i + 1]) * 3 + Int(far[i + 1])
-            output[2 * i] = UInt8((this * 3 + last + 8) >> 4)
-            output[2 * i + 1] = UInt8((this * 3 + next + 7) >> 4)
-            last = this
-            this = next
-            i += 1
+    /// /16 and biases 8 and 7. `width` > 2; `sums` has room for `width` values. The sums go
+    /// through memory rather than a rolling register trio so that neither loop carries a value
+    /// from one sample to the next, which lets the compiler vectorize both (a column sum is at
+    /// most 4 · 255 and a filter sum at most 16 · 255 + 8: UInt16 lanes suffice).
+    static func h2v2Fancy(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width: Int, sums: UnsafeMutablePointer<UInt16>,
+                          _ output: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<width { sums[i] = UInt16(near[i]) &* 3 &+ UInt16(far[i]) }
+        output[0] = UInt8(truncatingIfNeeded: (sums[0] &* 4 &+ 8) >> 4)
+        output[1] = UInt8(truncatingIfNeeded: (sums[0] &* 3 &+ sums[1] &+ 7) >> 4)
+        // Bound: 1 ≤ i ≤ width − 2 reads sums[i − 1 … i + 1] and writes output[2i], output[2i + 1].
+        for i in 1..<(width - 1) {
+            let center = sums[i] &* 3
+            output[2 * i] = UInt8(truncatingIfNeeded: (center &+ sums[i - 1] &+ 8) >> 4)
+            output[2 * i + 1] = UInt8(truncatingIfNeeded: (center &+ sums[i + 1] &+ 7) >> 4)
         }
-        output[2 * width - 2] = UInt8((this * 3 + last + 8) >> 4)
-        output[2 * width - 1] = UInt8((this * 4 + 7) >> 4)
+        let last = sums[width - 1]
+        output[2 * width - 2] = UInt8(truncatingIfNeeded: (last &* 3 &+ sums[width - 2] &+ 8) >> 4)
+        output[2 * width - 1] = UInt8(truncatingIfNeeded: (last &* 4 &+ 7) >> 4)
     }
 
     /// `int_upsample` / `h2v1_upsample`: each sample repeated `factor` times, `width` samples.
