@@ -51,6 +51,23 @@ struct EntropyBitReader {
     /// Bound: every `bytes[i]` read has `i < end ≤ bytes.count`.
     @inline(__always)
     mutating func fill(_ bytes: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        // Fast path: with 8 bytes in hand and no 0xFF among them, the loop below would take
+        // n = (56 − bitCount) / 8 + 1 plain data bytes one by one; take them as one word.
+        // Bound: position + 8 ≤ end ≤ bytes.count for the 8-byte load.
+        if marker < 0 && bitCount <= 56 && position + 8 <= end {
+            let word = UInt64(bigEndian: UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self))
+            let inverted = ~word  // a 0xFF byte of `word` is a zero byte here
+            if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+                let count = (56 - bitCount) / 8 + 1
+                // The first `count` bytes, placed right below the bits already held
+                // (bitCount + 8 · count is 57…64, so the shift is 0…7).
+                accumulator |= (word >> UInt64(64 - 8 * count)) << UInt64(64 - bitCount - 8 * count)
+                bitCount += 8 * count
+                realBits += 8 * count
+                position += count
+                return true
+            }
+        }
         while bitCount <= 56 {
             if marker >= 0 {
                 bitCount = 64  // zero bits: the accumulator's low bits are already 0
