@@ -7,8 +7,9 @@
 #   bash scripts/bench.sh                      # default run (< 5 min on 2 cores), table on stdout
 #   bash scripts/bench.sh --quick              # smoke subset, < 1 min (what CI runs)
 #   bash scripts/bench.sh --json out.json      # any pureimage-bench argument passes through
-#   bash scripts/bench.sh --stability [ARGS]   # two consecutive runs, then the largest ratio drift
-#                                              # (every ratio: vs the reference and vs each extra library)
+#   bash scripts/bench.sh --stability [ARGS]   # two consecutive runs, then the largest ratio drifts:
+#                                              # vs the reference (exit status 1 beyond ±5 %) and,
+#                                              # for information, vs each extra library
 #
 # Environment:
 #   PUREIMAGE_EXTRA_CORPUS  more images for the default run (default: ../shared/corpus/photos
@@ -84,10 +85,23 @@ def ratios(document):
 first, second = (ratios(json.load(open(path))) for path in sys.argv[1:3])
 drifts = sorted(((abs(second[key] / first[key] - 1), key, first[key], second[key]) for key in first.keys() & second.keys()),
                 reverse=True)
-print(f"\nstability: {len(drifts)} ratios compared between two consecutive runs")
-for drift, (name, kind, against), a, b in drifts[:8]:
-    print(f"  {drift * 100:5.1f} %  {name} ({kind}, vs {against}): {a:.3f} -> {b:.3f}")
-outside = [d for d in drifts if d[0] > 0.05]
-print(f"largest drift {drifts[0][0] * 100:.1f} %; {len(outside)} outside ±5 %" if drifts else "nothing to compare")
-sys.exit(1 if outside else 0)
+
+def show(title, selected):
+    print(f"\nstability, {title}: {len(selected)} ratios compared between two consecutive runs")
+    for drift, (name, kind, against), a, b in selected[:8]:
+        print(f"  {drift * 100:5.1f} %  {name} ({kind}, vs {against}): {a:.3f} -> {b:.3f}")
+    outside = [d for d in selected if d[0] > 0.05]
+    if selected:
+        print(f"largest drift {selected[0][0] * 100:.1f} %; {len(outside)} outside ±5 %")
+    return outside
+
+# The acceptance is on the ratios against the reference libraries. The extra columns (libspng,
+# stb_image) are reported the same way, but stb_image's JPEG time moves by up to ~10 % from one
+# process to the next whatever the estimator (Docs/Performance.md, "Stability"), so they do not
+# decide the exit status.
+outside = show("PureImage / reference", [d for d in drifts if d[1][2] == "ref"])
+show("PureImage / extra libraries (informative)", [d for d in drifts if d[1][2] != "ref"])
+if not drifts:
+    print("nothing to compare")
+sys.exit(1 if outside or not drifts else 0)
 EOF

@@ -50,11 +50,12 @@ writes the schema described in Docs/Performance.md.
 // round with the extra libraries' columns, and the downscaler rows) must stay under 5 minutes
 // on the 2-core machine: ~1.25 s per case, at least 12 rounds (4 per pass: with 2 one disturbed
 // stretch decided some medium cases' minimum, and stb_image's own minimum wanders by a few
-// percent from process to process, less with more rounds) and at least 6 (2 per pass) for the
-// heavy ones, whose round takes over 0.25 s and whose minimum is stable with few.
+// percent from process to process, less with more rounds) and at least 9 (3 per pass) for the
+// heavy ones, whose round takes over 0.25 s: with 6, their minimum (mostly page faults of
+// fresh buffers, see MemoryPolicy) moved by up to 7.5 % between two runs; 9 costs ~20 s.
 let defaultBudgetSeconds = 1.25
 let defaultMinimumIterations = 12
-let defaultHeavyMinimumIterations = 6
+let defaultHeavyMinimumIterations = 9
 let defaultMaximumIterations = 61
 
 // (Constants used by the top-level code of main.swift live here: globals of other files are

@@ -236,6 +236,10 @@ enum JSONReport {
         object["ref_min_ms"] = number(reference?.minimum)
         object["ours_mpps"] = number(ours.map { megapixelsPerSecond(c.pixels, $0.median) }, 2)
         object["ref_mpps"] = number(reference.map { megapixelsPerSecond(c.pixels, $0.median) }, 2)
+        // Every timed call, in the order timed (rounds of all passes), for other estimators.
+        func samples(_ values: [Double]?) -> JSONValue { values.map { .array($0.map { .double(rounded($0, 4)) }) } ?? .null }
+        object["ours_samples_ms"] = samples(result.measurement?.ours)
+        object["ref_samples_ms"] = samples(result.measurement?.reference ?? result.referenceOnly)
         object["ratio"] = number(result.ratio)
         object["ratio_median"] = number(ratio?.median)
         object["ratio_p25"] = number(ratio?.p25)
@@ -253,6 +257,7 @@ enum JSONReport {
             entry["ms"] = number(summary?.median)
             entry["min_ms"] = number(summary?.minimum)
             entry["ratio"] = number(result.otherRatio(other.name))
+            entry["samples_ms"] = samples(result.measurement?.others[other.name])
             others[other.name] = .object(entry)
         }
         object["others"] = .object(others)
