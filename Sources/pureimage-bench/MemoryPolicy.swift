@@ -15,7 +15,7 @@ import CReference
 enum MemoryPolicy: String {
     /// The thresholds fixed at glibc's own default, 128 KiB (the default): every decode gets its
     /// output and large scratch buffers as fresh pages from the kernel, as the first decode in a
-    /// process does, and pays their page faults. Both sides pay them alike.
+    /// process does, and pays their page faults: each side for the buffers it allocates.
     case fresh
     /// glibc's adaptive default: faster for both sides (pages are reused), but which buffers are
     /// reused varies from process to process, so ratios are less repeatable.
