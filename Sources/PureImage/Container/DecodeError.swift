@@ -81,6 +81,9 @@ public enum LimitReason: DecodeErrorReason, Hashable {
     case allocationTooLarge(bytes: Int?, limit: Int)
     case metadataTooLarge(limit: Int)
     case tooManyFrames(limit: Int)
+    /// One decode would hold more than `DecodeLimits.maxMemoryBytes` at once; `requested` is
+    /// nil when the size overflowed `Int`.
+    case memoryBudgetExceeded(requested: Int?, held: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -90,6 +93,8 @@ public enum LimitReason: DecodeErrorReason, Hashable {
             return "an allocation of \(bytes.map(String.init) ?? "more than Int.max") bytes exceeds the limit of \(limit)"
         case .metadataTooLarge(let limit): return "metadata larger than the limit of \(limit) bytes"
         case .tooManyFrames(let limit): return "more than \(limit) frames"
+        case .memoryBudgetExceeded(let requested, let held, let limit):
+            return "\(requested.map { "\($0) more bytes" } ?? "more than Int.max bytes") beside the \(held) held exceed the decode's memory limit of \(limit)"
         }
     }
 }

@@ -36,6 +36,9 @@ protocol FormatDecoder: AnyObject {
     /// Problems recovered from, in the order met.
     var warnings: [DecodeWarning] { get }
 
+    /// The memory this decode holds, checked before each allocation (`DecodeLimits.maxMemoryBytes`).
+    var budget: MemoryBudget { get }
+
     /// The frame being decoded, as far as it has come, for progressive display while data
     /// arrives (`IncrementalImageSource.partialImage`). Nil when the decoder has nothing to show
     /// beyond its completed frames.

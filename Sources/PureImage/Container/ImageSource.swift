@@ -69,6 +69,18 @@ public final class ImageSource {
         session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
     }
 
+    /// Decodes `bytes` as `format` without sniffing (ImageIO's `kCGImageSourceTypeIdentifierHint`
+    /// taken as an order). The format's decoder still checks its own signature, so bytes of
+    /// another format fail with that decoder's typed error. Throws `.unsupported` for formats
+    /// this library does not decode.
+    public init(bytes: [UInt8], format: ImageFormat, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        self.format = format
+        self.options = options
+        self.bytes = bytes
+        let decoder = try DecodeSession.makeDecoder(for: format, options: options)
+        session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+    }
+
     /// Reads a whole file, then as `init(bytes:options:)`.
     public convenience init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
         try self.init(bytes: try readFile(path), options: options)
@@ -139,6 +151,13 @@ public final class ImageSource {
     /// A decoder's native frame in the layout and orientation `decoding` asks for.
     static func deliver(_ native: Bitmap, decoder: any FormatDecoder, format: ImageFormat, options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
         var bitmap = native
+        // The result leaves with the caller, but while it is made the decoder still holds what it
+        // holds: a converted copy and an oriented copy must fit beside it (8 bytes a pixel covers
+        // every output format).
+        let copies = (decoding.output == .native ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
+        if copies > 0 {
+            try decoder.budget.check(SizeMath.product(native.width, native.height, 8, copies), format: format, offset: nil)
+        }
         do {
             switch decoding.output {
             case .native: break

@@ -55,6 +55,8 @@ final class GIFDecoder: FormatDecoder {
 
     // Rendering state (used by `frame(at:)`).
     private var scratch: [UInt8] = []
+    private var canvasesReserved = false
+    private var scratchReserved = 0
     private var cache: (index: Int, compositor: GIFCompositor)?
     private var reportedProblems: Set<Int> = []
 
@@ -63,8 +65,12 @@ final class GIFDecoder: FormatDecoder {
     private(set) var stopError: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
 
+    /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
+    let budget: MemoryBudget
+
     init(options: DecodeOptions) {
         self.options = options
+        budget = MemoryBudget(limits: options.limits)
     }
 
     // MARK: - FormatDecoder
@@ -75,6 +81,7 @@ final class GIFDecoder: FormatDecoder {
         guard index >= 0, index < frames.count, let screen else {
             throw DecodeError(.malformed, format: .gif, offset: nil, ContainerError.frameOutOfRange(index: index, count: frames.count))
         }
+        try reserveRendering(upTo: index)
         var (done, compositor) = cache ?? (-1, GIFCompositor(width: screen.width, height: screen.height))
         // Moved out of the cache, not shared with it: drawing must not copy the canvas.
         cache = nil
@@ -155,6 +162,27 @@ final class GIFDecoder: FormatDecoder {
         return codeStreams.withUnsafeBytes { all in body(frame, UnsafeRawBufferPointer(rebasing: all[frame.codes])) }
     }
 
+    /// Rendering memory, counted in `budget` before it is allocated: the canvas, the region a
+    /// `previous` disposal saves and the copy a caller's bitmap keeps (each at most a canvas),
+    /// and the index buffer of the largest frame drawn so far.
+    private func reserveRendering(upTo index: Int) throws(DecodeError) {
+        guard let screen else { return }
+        if !canvasesReserved {
+            try budget.reserve(SizeMath.product(screen.width, screen.height, 4, 3), format: .gif, offset: nil)
+            canvasesReserved = true
+        }
+        try reserveIndices(upTo: index)
+    }
+
+    private func reserveIndices(upTo index: Int) throws(DecodeError) {
+        guard index < frames.count else { return }
+        let largest = frames[0 ... index].reduce(0) { max($0, $1.descriptor.width * $1.descriptor.height) }
+        if largest > scratchReserved {
+            try budget.reserve(largest - scratchReserved, format: .gif, offset: nil)
+            scratchReserved = largest
+        }
+    }
+
     private func draw(_ index: Int, on compositor: inout GIFCompositor) {
         let frame = frames[index]
         let decoded = decode(index)
@@ -173,6 +201,7 @@ final class GIFDecoder: FormatDecoder {
         let progress = try runStateMachine(&input)
         if progress == .finished, let sink = rowSink {
             rowSink = nil
+            try reserveIndices(upTo: 0)
             emitFirstFrame(sink)
         }
         return progress

@@ -32,7 +32,8 @@ enum SizeMath {
         return try allocationSize(pixels, bytesPerPixel, limits: limits, format: format, offset: offset)
     }
 
-    /// `a × b × …` bytes, checked against `limits.maxAllocationBytes`.
+    /// `a × b × …` bytes, checked against `limits.maxMemoryBytes` (one buffer alone; what a
+    /// decode holds in all is `MemoryBudget`'s to check).
     static func allocationSize(_ factors: Int..., limits: DecodeLimits, format: ImageFormat?, offset: Int?) throws(DecodeError) -> Int {
         var result = 1
         var overflowed = false
@@ -41,9 +42,9 @@ enum SizeMath {
             if overflow { overflowed = true; break }
             result = next
         }
-        guard !overflowed, result <= limits.maxAllocationBytes else {
+        guard !overflowed, result <= limits.maxMemoryBytes else {
             throw DecodeError(.limitExceeded, format: format, offset: offset,
-                              LimitReason.allocationTooLarge(bytes: overflowed ? nil : result, limit: limits.maxAllocationBytes))
+                              LimitReason.allocationTooLarge(bytes: overflowed ? nil : result, limit: limits.maxMemoryBytes))
         }
         return result
     }

@@ -143,6 +143,9 @@ public final class IncrementalImageSource {
         guard let session else {
             throw error ?? DecodeError(.truncated, format: format, offset: receivedCount, ContainerError.tooShortToIdentify(count: receivedCount))
         }
+        // Invalid data fails every frame, as the one-shot `ImageSource` does, even when the
+        // error came after the frame's pixels (e.g. a damaged chunk after PNG's image data).
+        if status == .invalidData, let error { throw error }
         let available = status.isFinal ? session.decoder.availableFrameCount : session.decoder.completedFrameCount
         guard index >= 0, index < available else {
             // Nothing decoded: the reason is the error (e.g. a file cut before any pixel data).

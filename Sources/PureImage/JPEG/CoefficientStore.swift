@@ -25,18 +25,22 @@ final class CoefficientStore {
 
     let planes: [Plane]
     let isWholeImage: Bool
+    private let budget: MemoryBudget
+    private let reservedBytes: Int
 
-    /// Sizes are checked against `limits` before anything is allocated.
-    init(geometry: FrameGeometry, wholeImage: Bool, interleavedRows: Bool, limits: DecodeLimits) throws(DecodeError) {
+    /// Sizes are reserved in `budget` before anything is allocated.
+    init(geometry: FrameGeometry, wholeImage: Bool, interleavedRows: Bool, budget: MemoryBudget) throws(DecodeError) {
         var total = 0
         var shapes: [(Int, Int)] = []
         for component in geometry.components {
             let rows = wholeImage ? component.paddedHeightInBlocks : (interleavedRows ? component.v : 1)
-            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, rows, 64, 2, limits: limits, format: .jpeg, offset: nil) / 2
-            total += count
+            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, rows, 64, 2, limits: budget.limits, format: .jpeg, offset: nil) / 2
+            total += max(count, 64)
             shapes.append((component.paddedWidthInBlocks, rows))
         }
-        _ = try SizeMath.allocationSize(total, 2, limits: limits, format: .jpeg, offset: nil)
+        reservedBytes = try SizeMath.allocationSize(total, 2, limits: budget.limits, format: .jpeg, offset: nil)
+        try budget.reserve(reservedBytes, format: .jpeg, offset: nil)
+        self.budget = budget
         var planes: [Plane] = []
         for (width, rows) in shapes {
             let count = width * rows * 64
@@ -50,5 +54,6 @@ final class CoefficientStore {
 
     deinit {
         for plane in planes { plane.coefficients.deallocate() }
+        budget.release(reservedBytes)
     }
 }

@@ -63,8 +63,12 @@ final class JPEGDecoder: FormatDecoder {
     private(set) var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
 
+    /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
+    let budget: MemoryBudget
+
     init(options: DecodeOptions) {
         self.options = options
+        budget = MemoryBudget(limits: options.limits)
     }
 
     // MARK: - FormatDecoder
@@ -496,7 +500,7 @@ final class JPEGDecoder: FormatDecoder {
         // jdinput.c: a progressive file always has multiple scans.
         multiScan = progressive || firstScan.components.count < count || keepsWholeImage
         progression = ProgressiveState(components: count)
-        let store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, limits: options.limits)
+        let store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, budget: budget)
         let ring: [Int]? = multiScan ? nil : geometry.components.map { ($0.v > 0 && firstScan.components.count > 1 ? $0.v : 1) * $0.scaledBlockSize }
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
@@ -513,7 +517,7 @@ final class JPEGDecoder: FormatDecoder {
             }
         }
         let renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring,
-                                        limits: options.limits, rowSink: sink)
+                                        budget: budget, rowSink: sink)
         colorTransform = transform
         invertsCMYK = inverted
         self.geometry = geometry
@@ -576,7 +580,7 @@ final class JPEGDecoder: FormatDecoder {
     private func renderProgressivePartial(_ completed: (number: Int, progression: ProgressiveState, lastGood: Int)) -> PartialFrame? {
         guard let geometry, let store,
               let preview = try? JPEGRenderer(geometry: geometry, transform: colorTransform, invertCMYK: invertsCMYK,
-                                               ringMCURows: nil, limits: options.limits) else { return nil }
+                                               ringMCURows: nil, budget: budget) else { return nil }
         for (c, table) in latchedQuant.enumerated() {
             if let table { preview.setQuantization(component: c, table) }
         }

@@ -54,14 +54,22 @@ final class PNGDecoder: FormatDecoder {
     private var defaultImageIsFrame = false
     private var frameControls: [APNGFrameControl] = []
     private var frameImages: [Bitmap] = []
+    /// Bytes of `frameImages`, reserved in `budget`.
+    private var frameImageBytes = 0
     private var currentFrame: (control: APNGFrameControl, data: PNGImageData)?
     private var compositorCache: (index: Int, compositor: APNGCompositor)?
+    /// Whether the compositor's canvases are reserved in `budget` (once, for the decoder's life).
+    private var compositorReserved = false
 
     private(set) var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
 
+    /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
+    let budget: MemoryBudget
+
     init(options: DecodeOptions) {
         self.options = options
+        budget = MemoryBudget(limits: options.limits)
     }
 
     /// Streaming mode for the downscaler: every row of the (default) image is handed over as a
@@ -99,7 +107,13 @@ final class PNGDecoder: FormatDecoder {
             return mainImageBitmap
         }
         var cache = compositorCache
-        if cache == nil || cache!.index >= index {
+        if cache.map({ $0.index >= index }) ?? true {
+            if !compositorReserved {
+                // The canvas and the region a `previous` dispose saves (at most a canvas).
+                let canvasBytes = SizeMath.product(header.width, header.height, header.bitDepth == 16 ? 16 : 8)
+                try budget.reserve(canvasBytes, format: .png, offset: nil)
+                compositorReserved = true
+            }
             cache = (-1, APNGCompositor(width: header.width, height: header.height, sixteenBit: header.bitDepth == 16))
         }
         guard var (done, compositor) = cache else { return frameImages[index] }
@@ -305,7 +319,7 @@ final class PNGDecoder: FormatDecoder {
                         defaultImageIsFrame = true
                     }
                 }
-                mainImage = try PNGImageData(header: header, limits: options.limits, offsetBase: chunk.dataOffset)
+                mainImage = try PNGImageData(header: header, budget: budget, offsetBase: chunk.dataOffset, streaming: rowSink != nil)
                 if let rowSink {
                     let rowHeader = PNGHeader(width: header.width, height: 1, bitDepth: header.bitDepth,
                                               colorType: header.colorType, interlaced: false)
@@ -451,7 +465,7 @@ final class PNGDecoder: FormatDecoder {
                     }
                     let frameHeader = PNGHeader(width: control.width, height: control.height, bitDepth: header.bitDepth,
                                                 colorType: header.colorType, interlaced: header.interlaced)
-                    currentFrame = (control, try PNGImageData(header: frameHeader, limits: options.limits, offsetBase: chunk.offset))
+                    currentFrame = (control, try PNGImageData(header: frameHeader, budget: budget, offsetBase: chunk.offset))
                 }
             }
         default:
@@ -501,11 +515,13 @@ final class PNGDecoder: FormatDecoder {
                 mainImageStreamed = true
                 return
             }
-            mainImageBitmap = nativeBitmap(of: mainImage)
+            mainImageBitmap = try keptNativeBitmap(of: mainImage)
             if defaultImageIsFrame, let control = pendingControl, animation != nil {
                 appendFrame(mainImage, control: control)
             }
             pendingControl = nil
+            // The bitmap holds the image now; the stored rows (and their reservation) go.
+            mainImage.releaseRows()
             return
         }
         if let frame = currentFrame, frame.data.isComplete {
@@ -521,9 +537,26 @@ final class PNGDecoder: FormatDecoder {
             dropAnimation("frame could not be converted", at: nil)
             return
         }
+        // Every kept frame counts against the decode's memory; past the limit the animation
+        // is dropped (the default image stays, as with any broken APNG), with a warning.
+        do {
+            try budget.reserve(rgba.bytes.count, format: .png, offset: nil)
+        } catch {
+            dropAnimation("\(error.reason)", at: nil)
+            return
+        }
+        frameImageBytes += rgba.bytes.count
         frameControls.append(control)
         frameImages.append(rgba)
         updateAnimationProperties()
+    }
+
+    /// The main image in native layout, counted in `budget` for as long as the decoder keeps it
+    /// (expanding 1-, 2- and 4-bit samples makes a new buffer up to 8 times the stored rows).
+    private func keptNativeBitmap(of data: PNGImageData) throws(DecodeError) -> Bitmap {
+        let bitmap = nativeBitmap(of: data)
+        try budget.reserve(bitmap.bytes.count, format: .png, offset: nil)
+        return bitmap
     }
 
     private func nativeBitmap(of data: PNGImageData) -> Bitmap {
@@ -550,6 +583,8 @@ final class PNGDecoder: FormatDecoder {
         animation = nil
         frameControls = []
         frameImages = []
+        budget.release(frameImageBytes)
+        frameImageBytes = 0
         currentFrame = nil
         pendingControl = nil
         compositorCache = nil
@@ -619,7 +654,7 @@ final class PNGDecoder: FormatDecoder {
                 guard let mainImage, mainImage.rowsStored > 0 else { throw error }
             } else {
                 guard let mainImage, mainImage.pixels.count > 0 else { throw error }
-                mainImageBitmap = nativeBitmap(of: mainImage)
+                mainImageBitmap = try keptNativeBitmap(of: mainImage)
             }
         }
         if let frame = currentFrame, frame.data.pixels.count > 0 {

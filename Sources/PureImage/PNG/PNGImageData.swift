@@ -33,6 +33,10 @@ final class PNGImageData {
     var rowsInCurrentPass: Int { rowInPass }
     private(set) var sawExtraData = false
     private let limits: DecodeLimits
+    private let budget: MemoryBudget
+    /// The stored rows and two scanlines, reserved at creation (the rows are what a decode that
+    /// gets to the end will hold), released in `deinit`.
+    private var reservedBytes: Int
 
     /// Streaming mode (the downscaler): each finished row of the image, top to bottom, in stored
     /// sample format, is handed here instead of being kept. Adam7 rows can only be final once
@@ -41,9 +45,11 @@ final class PNGImageData {
     var rowSink: ((Int, ArraySlice<UInt8>) -> Void)?
 
     /// `offsetBase` is added to the counts of compressed bytes to quote file offsets in errors.
-    init(header: PNGHeader, limits: DecodeLimits, offsetBase: Int) throws(DecodeError) {
+    init(header: PNGHeader, budget: MemoryBudget, offsetBase: Int, streaming: Bool = false) throws(DecodeError) {
+        let limits = budget.limits
         self.header = header
         self.limits = limits
+        self.budget = budget
         self.offsetBase = offsetBase
         guard let rowBytes = SizeMath.rowBytes(width: header.width, bitsPerPixel: header.bitsPerPixel) else {
             throw DecodeError(.limitExceeded, format: .png, offset: offsetBase,
@@ -53,9 +59,25 @@ final class PNGImageData {
         // Checked before any allocation: the whole output, at the stored sample size.
         _ = try SizeMath.checkImage(width: header.width, height: header.height,
                                     bytesPerPixel: max(1, header.filterBytesPerPixel), limits: limits, format: .png, offset: offsetBase)
-        _ = try SizeMath.allocationSize(rowBytes, header.height, limits: limits, format: .png, offset: offsetBase)
+        let stored = try SizeMath.allocationSize(rowBytes, header.height, limits: limits, format: .png, offset: offsetBase)
+        // Streaming non-interlaced rows leave one by one; Adam7 must assemble the whole image.
+        reservedBytes = (streaming && !header.interlaced ? 0 : stored) + 2 * (rowBytes + 1)
+        try budget.reserve(reservedBytes, format: .png, offset: offsetBase)
         passes = PNGPass.passes(width: header.width, height: header.height, interlaced: header.interlaced).filter { !$0.isEmpty }
         startPass()
+    }
+
+    deinit {
+        budget.release(reservedBytes)
+    }
+
+    /// Drops the stored rows once a complete image has been turned into its bitmap (which may
+    /// share them), so the decode counts them once.
+    func releaseRows() {
+        guard isComplete else { return }
+        pixels = []
+        budget.release(reservedBytes)
+        reservedBytes = 0
     }
 
     private func startPass() {

@@ -10,6 +10,7 @@
 /// sourceTotalPixels = width × height;  no scaling when sourceTotalPixels ≤ destTotalPixels
 /// scale            = sqrt(destTotalPixels / sourceTotalPixels)
 /// destination      = max(1, floor(width × scale)) × max(1, floor(height × scale))
+///                    (a side clamped up to 1 clamps the other to destTotalPixels: ours, see init)
 /// band rows        = max(1, floor(tileTotalPixels / width))    (full-width source bands)
 /// seam overlap     = floor(2 / destination height × height)    (2 destination rows, in source rows)
 /// bands            = ceil(height / band rows)                  (the last takes the remainder)
@@ -50,8 +51,15 @@ public struct DownscalePlan: Equatable, Sendable {
         scalesDown = sourceTotalPixels > destinationTotalPixels && sourceWidth > 0 && sourceHeight > 0
         if scalesDown {
             scale = (destinationTotalPixels / sourceTotalPixels).squareRoot()
-            destinationWidth = max(1, Int(Double(sourceWidth) * scale))
-            destinationHeight = max(1, Int(Double(sourceHeight) * scale))
+            let width = max(1, Int(Double(sourceWidth) * scale))
+            let height = max(1, Int(Double(sourceHeight) * scale))
+            // Our one departure from SDWebImage: when a side is clamped up to 1 pixel (an aspect
+            // ratio beyond the pixel budget, e.g. 1 × 2^28), the other side is clamped down so
+            // the destination stays within `destTotalPixels`; SDWebImage's arithmetic would plan
+            // 1 × 64 977 878 for a 60 MB budget, four times its own limit.
+            let budget = max(1, Int(destinationTotalPixels))
+            destinationWidth = height == 1 ? min(width, budget) : width
+            destinationHeight = width == 1 ? min(height, budget) : height
         } else {
             scale = 1
             destinationWidth = sourceWidth

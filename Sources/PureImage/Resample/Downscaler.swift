@@ -1,6 +1,7 @@
 /// SDWebImage's `decodedAndScaledDownImage(limitBytes:)` and ImageIO's thumbnails, built so the
 /// full-size image never exists in memory: source rows stream out of the decoder into a
-/// `StreamingResampler`, whose memory is the destination plus a few dozen filtered rows.
+/// `StreamingResampler`, whose memory is the destination plus a few dozen filtered rows, all
+/// counted in the decoder's `MemoryBudget` together with what the decoder itself holds.
 ///
 /// How rows reach the resampler, per format:
 /// - PNG: straight from the decoder (`PNGDecoder.rowSink`) — no full-size buffer for
@@ -52,40 +53,61 @@ public enum Downscaler {
                 : 1
             frameOptions.jpegScaleDenominator = denominator
             let decoder = JPEGDecoder(options: frameOptions)
-            // libjpeg's scaled size: ceil(size / denominator).
-            let resampler = StreamingResampler(sourceWidth: (sourceWidth + denominator - 1) / denominator,
-                                               sourceHeight: (sourceHeight + denominator - 1) / denominator,
-                                               destinationWidth: width, destinationHeight: height,
-                                               sourceExtent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
-            return try stream(bytes, format: .jpeg, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+            // libjpeg's scaled size: ceil(size / denominator); the picture's extent: size / denominator.
+            let geometry = ResamplerGeometry(sourceWidth: (sourceWidth + denominator - 1) / denominator,
+                                             sourceHeight: (sourceHeight + denominator - 1) / denominator,
+                                             width: width, height: height,
+                                             extent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
+            return try stream(bytes, format: .jpeg, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
         }
-        let resampler = StreamingResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                           destinationWidth: width, destinationHeight: height)
+        let geometry = ResamplerGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, extent: nil)
         switch format {
         case .png:
             let decoder = PNGDecoder(options: frameOptions)
-            return try stream(bytes, format: .png, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+            return try stream(bytes, format: .png, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
         case .tiff:
             let decoder = TIFFDecoder(options: frameOptions)
-            return try stream(bytes, format: .tiff, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+            return try stream(bytes, format: .tiff, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
         case .gif:
             let decoder = GIFDecoder(options: frameOptions)
-            return try stream(bytes, format: .gif, decoder: decoder, into: resampler) { decoder.rowSink = $0 }
+            return try stream(bytes, format: .gif, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
         default:
             throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
         }
     }
 
+    /// What the resampler will be asked for, known from the header.
+    struct ResamplerGeometry {
+        var sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
+        var extent: (width: Double, height: Double)?
+    }
+
     /// Runs a decoder in streaming mode over the whole input: `installSink` hands it the
     /// function that converts each band of native rows (one row or more) to premultiplied
     /// RGBA8 and feeds the resampler row by row.
-    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder, into resampler: StreamingResampler,
+    ///
+    /// The resampler is made when the first band arrives, in the decoder's memory budget: a
+    /// file that fails or ends before its first row — whatever size its header claims — costs
+    /// no resampling memory, and its error (or truncation) is what the call throws.
+    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder, geometry: ResamplerGeometry,
                        installSink: (@escaping (Bitmap) -> Void) -> Void) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
-        var conversionFailure: DecodeError?
+        var failure: DecodeError?
+        var resampler: StreamingResampler?
         installSink { band in
-            guard conversionFailure == nil else { return }
-            do {
-                let premultiplied = try band.converted(to: .rgba8Premultiplied).tightlyPacked()
+            guard failure == nil else { return }
+            do throws(DecodeError) {
+                if resampler == nil {
+                    resampler = try StreamingResampler(sourceWidth: geometry.sourceWidth, sourceHeight: geometry.sourceHeight,
+                                                       destinationWidth: geometry.width, destinationHeight: geometry.height,
+                                                       sourceExtent: geometry.extent, budget: decoder.budget)
+                }
+                guard let resampler else { return }
+                let premultiplied: Bitmap
+                do {
+                    premultiplied = try band.converted(to: .rgba8Premultiplied).tightlyPacked()
+                } catch {
+                    throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
+                }
                 let rowBytes = premultiplied.width * 4
                 premultiplied.bytes.withUnsafeBufferPointer { rows in
                     for y in 0..<premultiplied.height {
@@ -93,23 +115,19 @@ public enum Downscaler {
                     }
                 }
             } catch {
-                conversionFailure = DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
+                failure = error
             }
         }
         let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
         try session.pump()
-        if let conversionFailure { throw conversionFailure }
-        finishMissingRows(resampler)
-        return (resampler.takeBitmap(), decoder.truncation)
-    }
-
-    /// Rows a truncated file never delivered count as transparent.
-    static func finishMissingRows(_ resampler: StreamingResampler) {
-        guard !resampler.isComplete else { return }
-        let blank = [UInt8](repeating: 0, count: resampler.sourceWidth * 4)
-        blank.withUnsafeBufferPointer { row in
-            for _ in 0..<resampler.sourceHeight { resampler.consume(row) }
+        if let failure { throw failure }
+        guard let resampler else {
+            // Not one row arrived: there is no picture to scale.
+            throw decoder.truncation ?? DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
         }
+        // Rows a truncated file never delivered count as transparent.
+        resampler.consumeBlankRows(resampler.sourceHeight)
+        return (resampler.takeBitmap(), decoder.truncation)
     }
 }
 

@@ -26,6 +26,13 @@ struct ResampleFilter {
         var stride: Int
     }
 
+    /// Weights stored per destination pixel: the filter's width in source pixels, plus two for
+    /// the rounding of its ends (what `axis` allocates, so callers can budget it first).
+    static func stride(sourceExtent: Double, destinationSize: Int) -> Int {
+        let radius = support * max(1, sourceExtent / Double(max(1, destinationSize)))
+        return Int((radius * 2).rounded(.up)) + 2
+    }
+
     static func lanczos3(_ x: Double) -> Double {
         if x == 0 { return 1 }
         guard abs(x) < support else { return 0 }
@@ -41,7 +48,7 @@ struct ResampleFilter {
         let scale = (sourceExtent ?? Double(sourceSize)) / Double(destinationSize)
         let filterScale = max(1, scale)
         let radius = support * filterScale
-        let stride = Int((radius * 2).rounded(.up)) + 2
+        let stride = Self.stride(sourceExtent: sourceExtent ?? Double(sourceSize), destinationSize: destinationSize)
         var starts = [Int32](repeating: 0, count: destinationSize)
         var counts = [Int32](repeating: 0, count: destinationSize)
         var weights = [Int32](repeating: 0, count: destinationSize * stride)

@@ -35,8 +35,12 @@ final class TIFFDecoder: FormatDecoder {
     private(set) var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
 
+    /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
+    let budget: MemoryBudget
+
     init(options: DecodeOptions) {
         self.options = options
+        budget = MemoryBudget(limits: options.limits)
     }
 
     var completedFrameCount: Int { pages.count }
@@ -124,7 +128,7 @@ final class TIFFDecoder: FormatDecoder {
                         page = current
                     } else {
                         let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
-                        page = TIFFPageDecoder(layout: layout, endianness: endianness, limits: options.limits,
+                        page = TIFFPageDecoder(layout: layout, endianness: endianness, budget: budget,
                                                rowSink: index == 0 ? rowSink : nil)
                         pageInProgress = page
                     }

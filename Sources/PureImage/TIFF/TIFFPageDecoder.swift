@@ -21,10 +21,15 @@ final class TIFFPageDecoder {
     /// Set when a chunk's bytes run past the end of the input and it decoded short.
     private(set) var truncatedAt: Int?
 
-    init(layout: TIFFImageLayout, endianness: Endianness, limits: DecodeLimits, rowSink: ((Bitmap) -> Void)? = nil) {
+    /// The decode's memory: the page bitmap stays reserved (the decoder keeps the page); each
+    /// band's planes are checked against what is left.
+    private let budget: MemoryBudget
+
+    init(layout: TIFFImageLayout, endianness: Endianness, budget: MemoryBudget, rowSink: ((Bitmap) -> Void)? = nil) {
         self.layout = layout
         self.endianness = endianness
-        self.limits = limits
+        self.limits = budget.limits
+        self.budget = budget
         self.rowSink = rowSink
     }
 
@@ -58,6 +63,7 @@ final class TIFFPageDecoder {
         }
         if bitmap == nil {
             let total = try SizeMath.allocationSize(rendered.bytesPerRow, layout.height, limits: limits, format: .tiff, offset: nil)
+            try budget.reserve(total, format: .tiff, offset: nil)
             bitmap = Bitmap(uncheckedWidth: layout.width, height: layout.height, format: rendered.format,
                             bytesPerRow: rendered.bytesPerRow, bytes: [UInt8](repeating: 0, count: total))
         }
@@ -95,6 +101,8 @@ final class TIFFPageDecoder {
         let planeRowBytes = layout.planeRowBytes
         let planeBytes = try SizeMath.allocationSize(planeRowBytes, rows, layout.planeCount,
                                                      limits: limits, format: .tiff, offset: nil) / layout.planeCount
+        // The band's planes and its rendered rows (about as large again) live while it is decoded.
+        try budget.check(planeBytes * layout.planeCount * 2, format: .tiff, offset: nil)
         var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: planeBytes), count: layout.planeCount)
         let chunkRowBytes = layout.chunkRowBytes
         let bitsPerPixel = layout.bitsPerSample * layout.samplesPerPlane

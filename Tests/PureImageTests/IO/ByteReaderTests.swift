@@ -41,7 +41,7 @@ import Testing
         #expect(SizeMath.product(3, 5, 7) == 105)
         #expect(SizeMath.product(-1, 5) == nil)
         #expect(SizeMath.rowBytes(width: 9, bitsPerPixel: 1) == 2)
-        let limits = DecodeLimits(maxPixels: 1000, maxAllocationBytes: 4000)
+        let limits = DecodeLimits(maxPixels: 1000, maxMemoryBytes: 4000)
         #expect(throws: DecodeError.self) { try SizeMath.checkImage(width: 100, height: 11, bytesPerPixel: 1, limits: limits, format: .png, offset: 16) }
         #expect(throws: DecodeError.self) { try SizeMath.checkImage(width: 10, height: 100, bytesPerPixel: 8, limits: limits, format: .png, offset: 16) }
         #expect(try SizeMath.checkImage(width: 10, height: 100, bytesPerPixel: 4, limits: limits, format: .png, offset: 16) == 4000)

@@ -153,7 +153,7 @@ extension JPEGSegmentTests {
         let ac = try HuffmanTable(HuffmanTables.Specification(isDC: false, index: 0, counts: [1, 1] + zeros, symbols: [0x00, 0x01]))
         let frame = try FrameHeader(parsing: Self.segment(0xC0, [8, 0, 8, 0, 8, 1, 1, 0x11, 0]))
         let geometry = try FrameGeometry(frame: frame, scaleDenominator: 1)
-        let store = try CoefficientStore(geometry: geometry, wholeImage: true, interleavedRows: false, limits: .default)
+        let store = try CoefficientStore(geometry: geometry, wholeImage: true, interleavedRows: false, budget: MemoryBudget(limits: .default))
         let slot = BaselineScan.Slot(component: 0, scanIndex: 0, dx: 0, dy: 0, stepX: 1, stepY: 1,
                                      dc: dc.pointers, ac: ac.pointers, plane: store.planes[0])
         var scan = BaselineScan(slots: [slot], tables: [dc, ac], store: store, interleaved: false, mcusPerRow: 1, mcuRows: 1,

@@ -107,15 +107,40 @@ import Testing
         #expect(sorted.last! <= sorted[sorted.count / 2] + 3, "jumps \(jumps)")
     }
 
-    /// `full` (tight premultiplied RGBA8) resampled at once to the size of `result`.
+    /// `full` (tight premultiplied RGBA8) resampled at once to the size of `result`, written
+    /// out directly from the filter's tables — horizontal pass over every row, then the vertical
+    /// pass per destination pixel — independently of `StreamingResampler`'s ring and kernels.
+    /// (Reductions up to `StreamingResampler.boxThreshold`, where no box stage runs.)
     static func resampledWhole(_ full: Bitmap, like result: Bitmap) -> [UInt8] {
-        let resampler = StreamingResampler(sourceWidth: full.width, sourceHeight: full.height,
-                                           destinationWidth: result.width, destinationHeight: result.height)
-        let rowBytes = full.width * 4
-        full.bytes.withUnsafeBufferPointer { all in
-            for y in 0..<full.height { resampler.consume(UnsafeBufferPointer(rebasing: all[y * rowBytes ..< (y + 1) * rowBytes])) }
+        let horizontal = ResampleFilter.axis(sourceSize: full.width, destinationSize: result.width)
+        let vertical = ResampleFilter.axis(sourceSize: full.height, destinationSize: result.height)
+        var filtered = [Int32](repeating: 0, count: full.height * result.width * 4)
+        for y in 0..<full.height {
+            for i in 0..<result.width {
+                for c in 0..<4 {
+                    var sum: Int32 = 0
+                    for k in 0..<Int(horizontal.counts[i]) {
+                        sum += horizontal.weights[i * horizontal.stride + k] * Int32(full.bytes[(y * full.width + Int(horizontal.starts[i]) + k) * 4 + c])
+                    }
+                    filtered[(y * result.width + i) * 4 + c] = sum
+                }
+            }
         }
-        return resampler.takeBitmap().bytes
+        var out = [UInt8](repeating: 0, count: result.width * result.height * 4)
+        for r in 0..<result.height {
+            for x in 0..<result.width {
+                var channels = [Int64](repeating: 0, count: 4)
+                for c in 0..<4 {
+                    for k in 0..<Int(vertical.counts[r]) {
+                        channels[c] += Int64(vertical.weights[r * vertical.stride + k]) * Int64(filtered[((Int(vertical.starts[r]) + k) * result.width + x) * 4 + c])
+                    }
+                    channels[c] = min(255, max(0, (channels[c] + (1 << 27)) >> 28))
+                }
+                for c in 0..<3 { out[(r * result.width + x) * 4 + c] = UInt8(min(channels[3], channels[c])) }
+                out[(r * result.width + x) * 4 + 3] = UInt8(channels[3])
+            }
+        }
+        return out
     }
 
     /// The streaming path equals resampling the full decode (same filter, whole image at once).

@@ -26,7 +26,7 @@ import Testing
     @Test func flippedBytesNeverCrash() {
         var random = Random(state: 0x9E37_79B9_7F4A_7C15)
         var limits = DecodeLimits()
-        limits.maxAllocationBytes = 64 << 20
+        limits.maxMemoryBytes = 64 << 20
         limits.maxPixels = 1 << 22
         let options = DecodeOptions(limits: limits)
         var decoded = 0, refused = 0

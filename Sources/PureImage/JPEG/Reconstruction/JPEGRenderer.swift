@@ -49,9 +49,12 @@ final class JPEGRenderer {
     /// Per component: the 64 dequantization multipliers (natural order), zero until latched.
     private var quant: [UnsafeMutablePointer<Int32>] = []
     private var upsampled: [UnsafeMutablePointer<UInt8>] = []
-    private let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 128)
+    private let workspace: UnsafeMutablePointer<Int32>
     /// h2v2 fancy upsampling's column sums, one row of the widest component.
     private let columnSums: UnsafeMutablePointer<UInt16>
+    private let budget: MemoryBudget
+    /// Planes and scratch rows (reserved at creation) and the output (reserved when allocated).
+    private var reservedBytes = 0
 
     /// Output pixels, `outputWidth × channels` bytes per row; rows ≥ `rowsDone` are zero.
     /// Allocated when the first row is emitted (a file cut before its pixel data, or a header
@@ -75,8 +78,9 @@ final class JPEGRenderer {
 
     /// `ringMCURows`: per component, the sample rows of one MCU row when the file is
     /// single-scan (then planes are rings of three of them), nil to hold whole components.
-    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, limits: DecodeLimits,
+    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, budget: MemoryBudget,
          rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
+        let limits = budget.limits
         self.geometry = geometry
         self.rowSink = rowSink
         self.transform = transform
@@ -98,8 +102,18 @@ final class JPEGRenderer {
             planeBytes += bytes
             _ = try SizeMath.allocationSize(planeBytes, 1, limits: limits, format: .jpeg, offset: nil)
         }
-        rowsReady = [Int](repeating: 0, count: geometry.components.count)
+        // Planes, upsampled rows and column sums; nothing is allocated before this succeeds (a
+        // throwing initializer does not run deinit, so allocating first would leak).
         let widest = geometry.components.map(\.sampleWidth).max() ?? 0
+        let scratchBytes = geometry.components.reduce(0) { $0 + max(geometry.outputWidth, $1.sampleWidth * geometry.maxH) + 16 } + 2 * widest
+        // The output is allocated when the first row is emitted, but counted now: it is what a
+        // decode that gets that far will hold.
+        let heldOutput = rowSink == nil ? outputBytes : geometry.outputWidth * channels
+        try budget.reserve(planeBytes + scratchBytes + heldOutput, format: .jpeg, offset: nil)
+        self.budget = budget
+        reservedBytes = planeBytes + scratchBytes + heldOutput
+        workspace = .allocate(capacity: 128)
+        rowsReady = [Int](repeating: 0, count: geometry.components.count)
         columnSums = .allocate(capacity: max(1, widest))
         columnSums.initialize(repeating: 0, count: max(1, widest))
         for (c, component) in geometry.components.enumerated() {
@@ -129,6 +143,7 @@ final class JPEGRenderer {
         for row in upsampled { row.deallocate() }
         workspace.deallocate()
         columnSums.deallocate()
+        budget.release(reservedBytes)
     }
 
     /// Latches a quantization table for a component (natural order). Values are narrowed to

@@ -1,0 +1,172 @@
+import PureImage
+
+/// One fuzz input, driven through the public API the way an app uses it, along one of three
+/// paths (chosen by the input's length):
+///
+/// 1. `ImageSource` → properties → warnings → up to `maxFrames` frames in straight RGBA, and
+///    frame 0 in SDWebImage's display BGRA, upright per the orientation;
+/// 2. a thumbnail and a scaled-down decode (the streaming downscaler);
+/// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
+///    (chosen by the input, the random split points seeded by it) with partial images between
+///    updates.
+///
+/// Errors are expected (the input is hostile); crashes, traps, leaks, hangs and memory blow-ups
+/// are what the fuzzer looks for. One property is checked too, because it is a contract: when
+/// the final data is in, the incremental source gives exactly the one-shot pixels (or fails the
+/// same way), whatever the chunking. A difference traps, so libFuzzer keeps the input.
+public enum FuzzDriver {
+    /// Frames decoded per input: enough for disposal and composition paths, bounded so an
+    /// animation of many tiny frames does not dominate the run.
+    static let maxFrames = 4
+
+    /// Limits while fuzzing: 2^22 pixels and 256 MiB per decode. Inputs of a few hundred bytes
+    /// that claim tens of megapixels are legal (a truncated file decodes what is there), and
+    /// with the default limits they run for a second each and crowd out everything else
+    /// (measured: 40 JPEG executions a second). The smaller limits reach the same code,
+    /// including every limit check. The default limits are what `fuzz-replay` uses to time the
+    /// corpus, and what `Docs/Robustness.md`'s bombs are measured with.
+    nonisolated(unsafe) public static var limits = DecodeLimits(maxPixels: 1 << 22, maxMemoryBytes: 256 << 20)
+
+    static var options: DecodeOptions { DecodeOptions(limits: limits) }
+
+    public static func run(_ data: UnsafePointer<UInt8>?, _ size: Int, format: ImageFormat?) {
+        let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+        // Each input takes one of three paths, chosen by its length: every path gets inputs from
+        // the whole corpus, and each execution costs a third of running all three.
+        switch Path(rawValue: bytes.count % 3) ?? .frames {
+        case .frames:
+            _ = decodeOneShot(bytes, format: format, allFrames: true)
+        case .scaled:
+            decodeScaled(bytes, format: format)
+        case .incremental:
+            let oneShot = decodeOneShot(bytes, format: format, allFrames: false)
+            let chunking: Chunking = bytes.count % 2 == 0 ? .fixed : .random
+            let incremental = decodeIncrementally(bytes, chunking: chunking)
+            // The incremental source sniffs the format: compare only when that gives `format` too.
+            if format == nil || (try? ImageSource(bytes: bytes, options: options))?.format == format {
+                check(oneShot, equals: incremental, chunking: chunking, size: bytes.count)
+            }
+        }
+    }
+
+    enum Path: Int {
+        case frames, scaled, incremental
+    }
+
+    static func makeSource(_ bytes: [UInt8], format: ImageFormat?) throws(DecodeError) -> ImageSource {
+        if let format { return try ImageSource(bytes: bytes, format: format, options: options) }
+        return try ImageSource(bytes: bytes, options: options)
+    }
+
+    /// What one decode path produced, reduced to what must agree between paths.
+    enum Outcome: Equatable {
+        case failed(DecodeError.Kind)
+        case pixels(Bitmap)
+    }
+
+    /// Properties, warnings, then frame 0 in straight RGBA (the outcome compared with the
+    /// incremental path); with `allFrames`, up to `maxFrames` frames and frame 0 again in the
+    /// display format, upright.
+    static func decodeOneShot(_ bytes: [UInt8], format: ImageFormat?, allFrames: Bool) -> Outcome {
+        do throws(DecodeError) {
+            let source = try makeSource(bytes, format: format)
+            let properties = try source.properties()
+            _ = source.warnings
+            _ = source.truncation
+            let first = try source.image(at: 0, options: .init(output: .canonicalRGBA))
+            if allFrames {
+                _ = try source.image(at: 0, options: .init(output: .display, applyOrientation: true))
+                for index in 1 ..< max(1, min(maxFrames, properties.frameCount)) {
+                    _ = try source.image(at: index, options: .init(output: .canonicalRGBA))
+                }
+            }
+            return .pixels(first)
+        } catch {
+            return .failed(error.kind)
+        }
+    }
+
+    /// The streaming paths: a thumbnail, and the scaled-down decode at a small limit.
+    static func decodeScaled(_ bytes: [UInt8], format: ImageFormat?) {
+        guard let source = try? makeSource(bytes, format: format) else { return }
+        _ = try? source.thumbnail(maxPixelSize: 48, applyOrientation: true)
+        _ = try? source.decodedAndScaledDown(limitBytes: 1 << 14)
+    }
+
+    enum Chunking {
+        case fixed, random
+    }
+
+    static func decodeIncrementally(_ bytes: [UInt8], chunking: Chunking) -> Outcome {
+        let source = IncrementalImageSource(options: options)
+        var offset = 0
+        var generator = SplitMix64(seed: UInt64(bytes.count) &* 0x9E37_79B9 &+ UInt64(bytes.first ?? 0))
+        var updates = 0
+        while offset < bytes.count {
+            let piece: Int
+            switch chunking {
+            case .fixed: piece = 509
+            case .random: piece = 1 + Int(generator.next() % 2048)
+            }
+            let end = min(bytes.count, offset + piece)
+            source.append(bytes[offset ..< end], final: end == bytes.count)
+            offset = end
+            updates += 1
+            // Partial images cost a render each; every few updates is enough to cover them.
+            if updates % 4 == 1 { _ = source.partialImage(options: .init(output: .display)) }
+        }
+        if bytes.isEmpty { source.append([UInt8](), final: true) }
+        _ = source.partialImage()
+        do throws(DecodeError) {
+            return .pixels(try source.image(at: 0, options: .init(output: .canonicalRGBA)))
+        } catch {
+            return .failed(error.kind)
+        }
+    }
+
+    /// Incremental == one-shot. Both failing counts as agreement whatever the kinds (a one-shot
+    /// decode may fail on frame 0 for a reason the incremental path reports as its status).
+    static func check(_ oneShot: Outcome, equals incremental: Outcome, chunking: Chunking, size: Int) {
+        switch (oneShot, incremental) {
+        case (.failed, .failed):
+            return
+        case (.pixels(let a), .pixels(let b)) where a.tightlyPacked() == b.tightlyPacked():
+            return
+        default:
+            trap("incremental (\(chunking)) differs from one-shot on \(size) bytes: \(describe(oneShot)) vs \(describe(incremental))")
+        }
+    }
+
+    static func describe(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .failed(let kind): return "failed (\(kind.rawValue))"
+        case .pixels(let bitmap): return "\(bitmap.width)x\(bitmap.height) \(bitmap.format)"
+        }
+    }
+
+    /// A crash libFuzzer records with the input; the message goes to stderr first (stdout is
+    /// buffered and would be lost).
+    static func trap(_ message: String) -> Never {
+        let line = Array("FuzzDriver: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        abort()
+    }
+}
+
+/// A small deterministic generator (Steele, Lea and Flood, "Fast splittable pseudorandom number
+/// generators", 2014), so a reproducer replays the same chunking.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
