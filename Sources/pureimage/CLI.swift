@@ -70,8 +70,13 @@ enum CLI {
     }
 
     /// `pureimage: FILE: <kind> at byte <offset>: <detail>`
+    /// For files that cannot be read: `pureimage: FILE: is a directory` (the reason names the file).
     static func report(_ path: String, _ error: DecodeError) -> Int32 {
-        printError("pureimage: \(path): \(error)")
+        if error.kind == .io {
+            printError("pureimage: \(error.reason)")
+        } else {
+            printError("pureimage: \(path): \(error)")
+        }
         return ExitStatus.invalidInput
     }
 }

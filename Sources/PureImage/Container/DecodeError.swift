@@ -15,6 +15,8 @@ public struct DecodeError: Error, Sendable, CustomStringConvertible {
         case truncated
         /// The first bytes match no known signature.
         case unknownFormat = "unknown format"
+        /// The file could not be read (`FileError` says why); nothing was decoded.
+        case io = "I/O error"
     }
 
     public let kind: Kind
@@ -54,8 +56,6 @@ public enum ContainerError: DecodeErrorReason, Hashable {
     case formatNotSupported(ImageFormat)
     /// Frame index past the end of the image's frames.
     case frameOutOfRange(index: Int, count: Int)
-    /// The file could not be read.
-    case unreadableFile(path: String, errno: Int32)
     /// The requested output pixel format could not be produced.
     case outputConversion(String)
 
@@ -68,7 +68,6 @@ public enum ContainerError: DecodeErrorReason, Hashable {
         case .tooShortToIdentify(let count): return "only \(count) bytes, too few to identify the format"
         case .formatNotSupported(let format): return "\(format.rawValue) is recognised, not supported"
         case .frameOutOfRange(let index, let count): return "frame \(index) requested, the image has \(count)"
-        case .unreadableFile(let path, let errno): return "cannot read \(path) (errno \(errno))"
         case .outputConversion(let what): return "cannot produce the requested pixels: \(what)"
         }
     }

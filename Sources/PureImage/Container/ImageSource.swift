@@ -83,7 +83,7 @@ public final class ImageSource {
 
     /// Reads a whole file, then as `init(bytes:options:)`.
     public convenience init(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
-        try self.init(bytes: try readFile(path), options: options)
+        try self.init(bytes: try FileReader.read(path), options: options)
     }
 
     /// Decodes everything (once) and returns the properties.
@@ -184,38 +184,11 @@ public final class ImageSource {
     }
 }
 
-/// Reads a file into memory with the C library (the library does not depend on Foundation).
-func readFile(_ path: String) throws(DecodeError) -> [UInt8] {
-    guard let file = fopen(path, "rb") else {
-        throw DecodeError(.malformed, format: nil, offset: nil, ContainerError.unreadableFile(path: path, errno: errno))
-    }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    // Reserve the file's size up front so reading a large file does not pass through the
-    // doubling growth of the array (twice the memory at the moment of the last copy).
-    if fseek(file, 0, SEEK_END) == 0 {
-        let size = ftell(file)
-        if size > 0 { bytes.reserveCapacity(size) }
-        rewind(file)
-    }
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
-        if count < chunk.count {
-            if ferror(file) != 0 {
-                throw DecodeError(.malformed, format: nil, offset: bytes.count, ContainerError.unreadableFile(path: path, errno: errno))
-            }
-            break
-        }
-    }
-    return bytes
-}
-
 /// File reading for callers of the library (the CLI, tests).
 public enum ImageFiles {
-    /// The whole file's bytes, or a `DecodeError` naming the file and errno.
-    public static func read(_ path: String) throws(DecodeError) -> [UInt8] {
-        try readFile(path)
+    /// The whole file's bytes, or a `DecodeError` of kind `.io` whose `FileError` says what went
+    /// wrong (no such file, permission denied, a directory, a device, too large, a read error).
+    public static func read(_ path: String, maxBytes: Int = 1 << 32) throws(DecodeError) -> [UInt8] {
+        try FileReader.read(path, maxBytes: maxBytes)
     }
 }

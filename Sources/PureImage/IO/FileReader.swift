@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a whole file into memory with the C library (the library does not depend on
+/// Foundation), so that every way a path can fail is a typed `FileError`, never an abort:
+///
+/// | path is…                              | outcome                                      |
+/// |---------------------------------------|----------------------------------------------|
+/// | missing                               | `.noSuchFile`                                |
+/// | not readable                          | `.permissionDenied`                          |
+/// | a directory                           | `.isDirectory`                               |
+/// | a device, socket (`/dev/zero`, …)     | `.notARegularFile` — it may never end        |
+/// | a FIFO or pipe (`<(curl …)`)          | read to its end, at most `maxBytes`          |
+/// | a regular file                        | its bytes; one that shrinks while read gives what was there |
+/// | larger than `maxBytes`                | `.tooLarge`, before anything is allocated (regular files) |
+///
+/// The size of a regular file comes from `fstat` on the open descriptor, so the file that is
+/// measured is the file that is read.
+enum FileReader {
+    /// Files larger than this are refused: 4 GiB, above anything the decode limits let through
+    /// (`ImageFiles.read` repeats the value as its default).
+    static let defaultMaxBytes = 1 << 32
+
+    static func read(_ path: String, maxBytes: Int = defaultMaxBytes) throws(DecodeError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, errno: errno, offset: nil) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, errno: errno, offset: nil) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw error(FileError.isDirectory(path: path))
+        case S_IFREG:
+            let size = Int(info.st_size)
+            guard size <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: size, limit: maxBytes)) }
+            return try readToEnd(descriptor, path: path, expected: size, maxBytes: maxBytes)
+        case S_IFIFO:
+            return try readToEnd(descriptor, path: path, expected: 0, maxBytes: maxBytes)
+        default:
+            throw error(FileError.notARegularFile(path: path))
+        }
+    }
+
+    /// Reads until end of file (or `maxBytes`, an error), growing past `expected` if the file did.
+    private static func readToEnd(_ descriptor: Int32, path: String, expected: Int, maxBytes: Int) throws(DecodeError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(expected, 1 << 16))
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard count < maxBytes else { throw error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
+                bytes.append(contentsOf: repeatElement(0, count: min(max(count, 1 << 16), maxBytes - count)))
+            }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, errno: errno, offset: count)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    private static func failure(_ path: String, errno code: Int32, offset: Int?) -> DecodeError {
+        switch code {
+        case ENOENT, ENOTDIR: return error(FileError.noSuchFile(path: path))
+        case EACCES, EPERM: return error(FileError.permissionDenied(path: path))
+        case EISDIR: return error(FileError.isDirectory(path: path))
+        default: return DecodeError(.io, format: nil, offset: offset, FileError.readFailed(path: path, errno: code))
+        }
+    }
+
+    private static func error(_ reason: FileError) -> DecodeError {
+        DecodeError(.io, format: nil, offset: nil, reason)
+    }
+}
+
+/// `read(2)` into `buffer`, for `FileReader` (whose own `read` shadows the C function).
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    guard let base = buffer.baseAddress else { return 0 }
+    return read(descriptor, base, buffer.count)
+}
+
+/// Why a file could not be read (`DecodeError.Kind.io`).
+public enum FileError: DecodeErrorReason, Hashable {
+    case noSuchFile(path: String)
+    case permissionDenied(path: String)
+    case isDirectory(path: String)
+    /// A device or socket: reading it might never end (`/dev/zero`) or block.
+    case notARegularFile(path: String)
+    /// Larger than the reader's limit; `bytes` is nil when the size was not known up front (a pipe).
+    case tooLarge(path: String, bytes: Int?, limit: Int)
+    /// Any other failure of `open`, `fstat` or `read`.
+    case readFailed(path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .noSuchFile(let path): return "\(path): no such file"
+        case .permissionDenied(let path): return "\(path): permission denied"
+        case .isDirectory(let path): return "\(path): is a directory"
+        case .notARegularFile(let path): return "\(path): not a regular file or pipe"
+        case .tooLarge(let path, let bytes, let limit):
+            return "\(path): \(bytes.map { "\($0) bytes" } ?? "more bytes") than the limit of \(limit)"
+        case .readFailed(let path, let code): return "\(path): \(String(cString: strerror(code))) (errno \(code))"
+        }
+    }
+}
