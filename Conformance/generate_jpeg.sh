@@ -3,16 +3,15 @@
 # cjpeg will write (luma H, V in 1…4, chroma 1, 2 or 4, at most 10 blocks per MCU; files with
 # fractional ratios are kept: libjpeg-turbo refuses to decode them and so must we), plus
 # restart intervals, grayscale, RGB (cjpeg -rgb), odd sizes and several qualities, each at four
-# image sizes (227×149, 33×17, 1×1, 2×9). Output: Conformance/generated/jpeg/ (git-ignored).
+# image sizes (227×149, 33×17, 1×1, 2×9). Output: Conformance/generated/jpeg-sampling/ (git-ignored).
 #
-# The JPEG tests compare every file there with libjpeg-turbo when PUREIMAGE_JPEG_GENERATED
-# points at the directory:
-#   sh Conformance/generate_jpeg.sh
-#   PUREIMAGE_JPEG_GENERATED=Conformance/generated/jpeg swift test --filter JPEGGenerated
+# The source picture is libjpeg-turbo's testorig.ppm from the shared corpus (PUREIMAGE_CORPUS, or
+# ../shared/corpus beside the checkout; JPEG_SOURCE_IMAGE overrides). scripts/test.sh runs this
+# before the tests; JPEGGeneratedTests compares every file with libjpeg-turbo at every scale.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out="$here/generated/jpeg"
-src="${JPEG_SOURCE_IMAGE:-/work/shared/corpus/libjpeg-turbo/testorig.ppm}"
+out="$here/generated/jpeg-sampling"
+src="${JPEG_SOURCE_IMAGE:-${PUREIMAGE_CORPUS:-$here/../../shared/corpus}/libjpeg-turbo/testorig.ppm}"
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

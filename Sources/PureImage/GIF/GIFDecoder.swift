@@ -288,8 +288,15 @@ final class GIFDecoder: FormatDecoder {
                 case 0x3B:
                     // §27 Trailer. Bytes after it are ignored (giflib and browsers stop reading).
                     input.readIndex += 1
-                    guard !frames.isEmpty else {
-                        throw DecodeError(.malformed, format: .gif, offset: offset, GIFError.noImage)
+                    if frames.isEmpty {
+                        // Browsers (and the pygif suite's expectations) show a GIF without images
+                        // as its canvas, transparent: one empty frame. A canvas of no pixels
+                        // leaves nothing to show.
+                        guard let screen, screen.width > 0, screen.height > 0 else {
+                            throw DecodeError(.malformed, format: .gif, offset: offset, GIFError.noImage)
+                        }
+                        warn(at: offset, "\(GIFError.noImage); shown as the empty canvas")
+                        addEmptyFrame(GIFImageDescriptor(parsing: [0, 0, 0, 0, 0, 0, 0, 0, 0], separatorOffset: offset), table: nil, at: offset)
                     }
                     state = .done
                 default:
@@ -322,7 +329,9 @@ final class GIFDecoder: FormatDecoder {
                 let entries = descriptor.localTableEntries ?? 0
                 switch input.demand(entries * 3) {
                 case .needMoreInput: return .needMoreInput
-                case .truncated: return try endOfInput(&input, inside: "a local colour table")
+                case .truncated:
+                    if descriptor.isEmpty { addEmptyFrame(descriptor, table: nil, at: input.readIndex) }
+                    return try endOfInput(&input, inside: "a local colour table")
                 case .ready:
                     let table = GIFColorTable(rgb: Array(bytes(input.consume(entries * 3))))
                     state = .minimumCodeSize(descriptor, table)
@@ -331,7 +340,9 @@ final class GIFDecoder: FormatDecoder {
             case .minimumCodeSize(let descriptor, let table):
                 switch input.demand(1) {
                 case .needMoreInput: return .needMoreInput
-                case .truncated: return try endOfInput(&input, inside: "the image data of the frame at byte \(descriptor.offset)")
+                case .truncated:
+                    if descriptor.isEmpty { addEmptyFrame(descriptor, table: table, at: input.readIndex) }
+                    return try endOfInput(&input, inside: "the image data of the frame at byte \(descriptor.offset)")
                 case .ready: break
                 }
                 let offset = input.readIndex
@@ -339,6 +350,7 @@ final class GIFDecoder: FormatDecoder {
                 // §22 "LZW Minimum Code Size": the spec allows 2…8. Like Chromium and Firefox we
                 // accept 0…11 (giflib refuses above 8); 12 would start codes at 13 bits.
                 guard size <= 11 else {
+                    if descriptor.isEmpty { addEmptyFrame(descriptor, table: table, at: offset) }
                     try stop(GIFError.invalidMinimumCodeSize(size), at: offset)
                     continue
                 }
@@ -412,6 +424,16 @@ final class GIFDecoder: FormatDecoder {
         pendingControl = nil
         if control?.transparentIndex != nil { sawTransparency = true }
         updateFrameProperties()
+    }
+
+    /// A frame of zero width or height has no pixels to wait for: it is complete as soon as its
+    /// descriptor is read, so when its table or data is cut or damaged it still counts (drawing
+    /// nothing), and the stream ends after it as after any complete frame. This is what
+    /// browsers show and what the pygif suite expects (`image-zero-width.gif`, …: one
+    /// transparent frame).
+    private func addEmptyFrame(_ descriptor: GIFImageDescriptor, table: GIFColorTable?, at offset: Int) {
+        startFrame(descriptor, table: table, minimumCodeSize: 2, dataOffset: offset)
+        finishFrame()
     }
 
     /// The Block Terminator of the frame's image data.

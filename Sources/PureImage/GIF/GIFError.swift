@@ -5,8 +5,9 @@
 public enum GIFError: DecodeErrorReason, Hashable {
     /// GIF89a §17 Header: the first three bytes must be "GIF".
     case badSignature(found: [UInt8])
-    /// GIF89a §20 Image Descriptor / §23: no Image Descriptor before the Trailer (§27) — there
-    /// is nothing to show. giflib: `D_GIF_ERR_NO_IMAG_DSCR`.
+    /// GIF89a §20 Image Descriptor / §23: no Image Descriptor before the Trailer (§27). With a
+    /// canvas of some pixels only a warning: the file shows as its empty canvas, as in
+    /// browsers; thrown when the canvas has none (giflib: `D_GIF_ERR_NO_IMAG_DSCR`).
     case noImage
     /// GIF89a §15, §27: a block must start with 0x21 (Extension), 0x2C (Image Separator) or
     /// 0x3B (Trailer).

@@ -22,6 +22,9 @@ struct GIFImageDescriptor: Hashable, Sendable {
 
     /// GIF89a §20 Image Descriptor. `bytes` holds exactly 9 bytes; nothing in them can be
     /// invalid (every value of every field has a meaning).
+    /// Zero width or zero height: the frame covers no pixel.
+    var isEmpty: Bool { width == 0 || height == 0 }
+
     init(parsing bytes: ArraySlice<UInt8>, separatorOffset: Int) {
         let b = Array(bytes)
         func le16(_ at: Int) -> Int { at + 1 < b.count ? Int(b[at]) | Int(b[at + 1]) << 8 : 0 }

@@ -276,9 +276,22 @@ struct GIFDecoderTests {
     }
 
     @Test func structuralErrors() throws {
-        // Trailer without an image.
+        // Trailer without an image: the canvas, empty and transparent, is the one frame (as in
+        // browsers and pygif's no-data.gif), with a warning; without a canvas it is an error.
         let empty = GIFTest.decode(S.screen(width: 1, height: 1) + [0x3B])
-        #expect((empty.error?.reason as? GIFError) == .noImage)
+        #expect(empty.error == nil && empty.decoder.availableFrameCount == 1)
+        #expect(try empty.decoder.frame(at: 0).bytes == [0, 0, 0, 0])
+        #expect(empty.decoder.warnings.count == 1)
+        let nothing = GIFTest.decode(S.screen(width: 0, height: 1) + [0x3B])
+        #expect((nothing.error?.reason as? GIFError) == .noImage)
+        // A zero-width frame is complete at its descriptor: an invalid minimum code size after
+        // it ends the stream, and the frame stays (pygif's image-zero-width.gif).
+        let zeroWidth = GIFTest.decode(S.screen(width: 1, height: 1) + [0x2C, 0, 0, 0, 0, 0, 0, 1, 0, 0x00, 59, 0x3B])
+        #expect(zeroWidth.error == nil && zeroWidth.decoder.availableFrameCount == 1)
+        #expect(zeroWidth.decoder.stopError.map { ($0.reason as? GIFError) == .invalidMinimumCodeSize(59) } == true)
+        // A zero-height frame cut inside its local colour table: one frame, marked truncated.
+        let zeroHeight = GIFTest.decode(S.screen(width: 1, height: 1) + [0x2C, 0, 0, 0, 0, 1, 0, 0, 0, 0x80, 0x3B])
+        #expect(zeroHeight.error == nil && zeroHeight.decoder.availableFrameCount == 1 && zeroHeight.decoder.truncation != nil)
         // Minimum code size 12 (codes would start at 13 bits).
         let wide = GIFTest.decode(S.still(canvas: (1, 1), frame: (0, 0, 1, 1), codes: [0x00], minimumCodeSize: 12))
         #expect((wide.error?.reason as? GIFError) == .invalidMinimumCodeSize(12))

@@ -4,9 +4,10 @@ import Testing
 @testable import PureImage
 
 /// Every JPEG of the corpus against libjpeg-turbo 2.1.5 (CReference), sample for sample.
-/// Runs only when PUREIMAGE_CORPUS points at the corpus root.
-@Suite struct JPEGCorpusTests {
-    static let root = ProcessInfo.processInfo.environment["PUREIMAGE_CORPUS"]
+/// Runs only when PUREIMAGE_CORPUS points at the corpus root (skipped, visibly, otherwise).
+@Suite(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"))
+struct JPEGCorpusTests {
+    static var root: String { Corpus.root ?? "." }
 
     struct Tally: CustomStringConvertible {
         var identical = 0, differing = 0, unsupported = 0, unsupportedByBoth = 0, bothRejected = 0, onlyReferenceAccepts = 0, onlyWeAccept = 0
@@ -19,10 +20,10 @@ import Testing
         }
     }
 
-    static func compare(_ files: [String], root: String, scale: Int) -> Tally {
+    static func compare(_ files: [String], root: String, scale: Int) throws -> Tally {
         var tally = Tally()
         for path in files {
-            guard let bytes = JPEGTestSupport.read(root + "/" + path) else { continue }
+            let bytes = try #require(JPEGTestSupport.read(root + "/" + path), "\(path) is unreadable")
             let reference = JPEGTestSupport.reference(bytes, scale: scale)
             let ours = JPEGTestSupport.decode(bytes, scale: scale)
             switch (reference.status >= 0, ours) {
@@ -55,35 +56,43 @@ import Testing
         return tally
     }
 
-    @Test func baselineFilesMatchLibjpegTurbo() throws {
-        guard let root = Self.root else { return }
-        let files = JPEGTestSupport.corpusFiles(root: root, prefixes: ["libjpeg-turbo/", "jpeg/", "photos/"])
+    @Test(.timeLimit(.minutes(5)))
+    func baselineFilesMatchLibjpegTurbo() throws {
+        let files = JPEGTestSupport.corpusFiles(root: Self.root, prefixes: ["libjpeg-turbo/", "jpeg/", "photos/"])
+        #expect(files.count >= 400, "the manifest lists \(files.count) JPEGs")
         for scale in [1, 2, 4, 8] {
-            let tally = Self.compare(files, root: root, scale: scale)
+            let tally = try Self.compare(files, root: Self.root, scale: scale)
             print("JPEG corpus 1/\(scale): \(files.count) files: \(tally)")
             for note in tally.notes { print("  " + note) }
-            #expect(tally.differing == 0, "scale 1/\(scale)")
+            #expect(tally.differing == 0 && tally.onlyReferenceAccepts == 0 && tally.onlyWeAccept == 0, "scale 1/\(scale)")
+            #expect(tally.identical >= 200, "scale 1/\(scale): only \(tally.identical) identical")
         }
     }
 
-    /// imagetestsuite: no crash, no hang; every outcome is an image or a typed error.
-    @Test func imageTestSuiteNeverCrashes() throws {
-        guard let root = Self.root else { return }
-        let files = JPEGTestSupport.corpusFiles(root: root, prefixes: ["imagetestsuite/"])
-        let tally = Self.compare(files, root: root, scale: 1)
+    /// imagetestsuite's real-world and fuzzed JPEGs: no crash, no hang, and every outcome is
+    /// libjpeg-turbo's (the same pixels, or both refuse).
+    @Test(.timeLimit(.minutes(2)))
+    func imageTestSuiteMatchesLibjpegTurbo() throws {
+        let files = JPEGTestSupport.corpusFiles(root: Self.root, prefixes: ["imagetestsuite/"])
+        #expect(files.count >= 50, "the manifest lists \(files.count) imagetestsuite JPEGs")
+        let tally = try Self.compare(files, root: Self.root, scale: 1)
         print("JPEG imagetestsuite: \(files.count) files: \(tally)"); for note in tally.notes { print("  " + note) }
+        #expect(tally.differing == 0 && tally.onlyReferenceAccepts == 0 && tally.onlyWeAccept == 0)
+        #expect(tally.identical + tally.bothRejected + tally.unsupportedByBoth == files.count)
     }
 }
 
 /// Files written by Conformance/generate_jpeg.sh (every sampling combination cjpeg makes),
-/// against libjpeg-turbo at every scale. Runs when PUREIMAGE_JPEG_GENERATED names the folder.
-@Suite struct JPEGGeneratedTests {
+/// against libjpeg-turbo at every scale. `scripts/test.sh` generates them first; skipped,
+/// visibly, when they are absent.
+@Suite(.enabled(if: GeneratedCorpus.jpegSamplingIsAvailable, "Conformance/generated/jpeg-sampling is absent (run Conformance/generate_jpeg.sh)"))
+struct JPEGGeneratedTests {
     @Test func generatedFilesMatchLibjpegTurbo() throws {
-        guard let folder = ProcessInfo.processInfo.environment["PUREIMAGE_JPEG_GENERATED"],
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let files = names.filter { $0.hasSuffix(".jpg") }.sorted()
+        let folder = GeneratedCorpus.jpegSampling
+        let files = GIFTest.files(under: folder).filter { $0.hasSuffix(".jpg") }.map { String($0.dropFirst(folder.count + 1)) }
+        #expect(files.count >= 200, "\(files.count) generated files")
         for scale in [1, 2, 4, 8] {
-            let tally = JPEGCorpusTests.compare(files, root: folder, scale: scale)
+            let tally = try JPEGCorpusTests.compare(files, root: folder, scale: scale)
             print("JPEG generated 1/\(scale): \(files.count) files: \(tally)")
             for note in tally.notes { print("  " + note) }
             #expect(tally.differing == 0 && tally.onlyReferenceAccepts == 0 && tally.onlyWeAccept == 0, "scale 1/\(scale)")
@@ -94,9 +103,8 @@ import Testing
 extension JPEGCorpusTests {
     /// jpeg/exif-orientation/Portrait_N.jpg carries EXIF orientation N (1…8; 0 is invalid → 1).
     @Test func exifOrientations() throws {
-        guard let root = Self.root else { return }
         for n in 0...8 {
-            guard let bytes = JPEGTestSupport.read("\(root)/jpeg/exif-orientation/Portrait_\(n).jpg") else { continue }
+            let bytes = try Corpus.read("jpeg/exif-orientation/Portrait_\(n).jpg")
             let decoder = JPEGDecoder(options: DecodeOptions())
             var input = InputBuffer(bytes, isClosed: true)
             _ = try decoder.advance(&input)
@@ -117,11 +125,11 @@ extension JPEGCorpusTests {
     ]
 
     /// Every prefix of a few corpus files: libjpeg-turbo's result (image or error) is ours.
-    @Test func truncatedCorpusFilesMatchLibjpeg() throws {
-        guard let root = Self.root else { return }
+    @Test(.timeLimit(.minutes(2)))
+    func truncatedCorpusFilesMatchLibjpeg() throws {
         var compared = 0
         for path in Self.truncationSamples {
-            guard let full = JPEGTestSupport.read(root + "/" + path) else { continue }
+            let full = try Corpus.read(path)
             let step = max(1, full.count / 400)
             for length in stride(from: 2, to: full.count, by: step) {
                 let prefix = Array(full.prefix(length))
@@ -137,13 +145,17 @@ extension JPEGCorpusTests {
             }
         }
         print("JPEG truncation: \(compared) prefixes compared with libjpeg-turbo")
+        #expect(compared >= 1000)
     }
 
     /// Byte-at-a-time and odd chunk sizes give the one-shot result.
     @Test func chunkedCorpusFilesMatchOneShot() throws {
-        guard let root = Self.root else { return }
         for (index, path) in Self.truncationSamples.enumerated() {
-            guard let full = JPEGTestSupport.read(root + "/" + path), case .success(let oneShot) = JPEGTestSupport.decode(full) else { continue }
+            let full = try Corpus.read(path)
+            guard case .success(let oneShot) = JPEGTestSupport.decode(full) else {
+                Issue.record("\(path) does not decode one-shot")
+                continue
+            }
             let chunk = [1, 3, 17, 64, 500, 4096][index]
             let (decoder, _) = try JPEGTestSupport.decodeInChunks(full, chunk: chunk)
             #expect(try decoder.frame(at: 0).bytes == oneShot.bitmap.bytes, "\(path) in chunks of \(chunk)")
@@ -153,9 +165,10 @@ extension JPEGCorpusTests {
 
 extension JPEGCorpusTests {
     /// Seeded random byte mutations of a few small files: every outcome is an image or a
-    /// typed error (a trap would end the test run), and each decode ends.
-    @Test func mutatedFilesNeverCrash() throws {
-        guard let root = Self.root else { return }
+    /// typed error (a trap would end the test run), each decode ends, and each outcome is
+    /// libjpeg-turbo's (same pixels, or both refuse) at full size and at 1/4.
+    @Test(.timeLimit(.minutes(3)))
+    func mutatedFilesMatchLibjpegTurbo() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Int {
             state ^= state << 13; state ^= state >> 7; state ^= state << 17
@@ -163,7 +176,7 @@ extension JPEGCorpusTests {
         }
         var outcomes = (images: 0, errors: 0, differing: 0, onlyOurs: 0, onlyLibjpeg: 0)
         for path in Self.truncationSamples {
-            guard let original = JPEGTestSupport.read(root + "/" + path) else { continue }
+            let original = try Corpus.read(path)
             for _ in 0..<300 {
                 var bytes = original
                 for _ in 0..<(1 + next() % 6) {
@@ -177,9 +190,6 @@ extension JPEGCorpusTests {
                         outcomes.images += 1
                         if reference.status >= 0 && JPEGTestSupport.asLibjpegBytes(ours) != reference.pixels {
                             outcomes.differing += 1
-                            if let dump = ProcessInfo.processInfo.environment["JPEG_MUTATION_DUMP"] {
-                                FileManager.default.createFile(atPath: "\(dump)/mutation\(outcomes.differing)-scale\(scale).jpg", contents: Data(bytes))
-                            }
                         }
                         if reference.status < 0 { outcomes.onlyOurs += 1 }
                     case .failure:
@@ -191,5 +201,9 @@ extension JPEGCorpusTests {
         }
         print("JPEG mutations: \(outcomes.images) images, \(outcomes.errors) typed errors; against libjpeg-turbo: "
               + "\(outcomes.differing) differ, \(outcomes.onlyOurs) only we decode, \(outcomes.onlyLibjpeg) only libjpeg decodes")
+        #expect(outcomes.images + outcomes.errors == Self.truncationSamples.count * 300 * 2)
+        #expect(outcomes.differing == 0 && outcomes.onlyOurs == 0 && outcomes.onlyLibjpeg == 0)
+        // Mutations must reach both outcomes, or the test exercises one path only.
+        #expect(outcomes.images > 500 && outcomes.errors > 500)
     }
 }

@@ -7,8 +7,7 @@ import Testing
 /// checks, baseline == progressive (jpegtran), and the image after each scan against
 /// libjpeg-turbo's buffered-image output.
 @Suite struct JPEGProgressiveTests {
-    static let generated = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../Conformance/generated/jpeg").standardizedFileURL.path
+    static let generated = GeneratedCorpus.root + "/jpeg"
 
     // MARK: - One 8×8 block through all four scan kinds
 
@@ -121,10 +120,11 @@ import Testing
 
     // MARK: - Baseline == progressive (jpegtran -progressive is lossless in the DCT domain)
 
-    @Test(arguments: ["sample_2x2_64x64.jpg", "sample_1x1_33x31.jpg", "gray_255x129.jpg", "restart1_33x31.jpg", "rgb_33x31.jpg"])
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), arguments: ["sample_2x2_64x64.jpg", "sample_1x1_33x31.jpg", "gray_255x129.jpg", "restart1_33x31.jpg", "rgb_33x31.jpg"])
     func baselineAndProgressiveAgree(_ name: String) throws {
         let path = Self.generated + "/" + name
-        guard let baseline = JPEGTestSupport.read(path), FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran") else { return }
+        let baseline = try GeneratedCorpus.read("jpeg/" + name)
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "jpegtran (libjpeg-turbo-progs) is not installed")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pi-progressive-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()
@@ -200,17 +200,15 @@ import Testing
     }
 
     /// Exact match after every scan, smoothing included (decode_smooth_data's arithmetic).
-    @Test(arguments: ["progressive_255x129.jpg", "scans_spectral_bands_255x129.jpg", "scans_deep_refinement_255x129.jpg",
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), arguments: ["progressive_255x129.jpg", "scans_spectral_bands_255x129.jpg", "scans_deep_refinement_255x129.jpg",
                       "restart1_progressive_33x31.jpg", "progressive_gray_501x333.jpg", "sample_2x2_progressive_33x31.jpg"])
     func everyScanMatchesBufferedImageMode(_ name: String) throws {
-        guard let bytes = JPEGTestSupport.read(Self.generated + "/" + name) else { return }
-        try Self.compareScans(bytes, name: name)
+        try Self.compareScans(try GeneratedCorpus.read("jpeg/" + name), name: name)
     }
 
-    @Test func everyScanOfTheCorpusPeacock() throws {
-        guard let root = JPEGCorpusTests.root,
-              let bytes = JPEGTestSupport.read(root + "/jpeg/wuffs/peacock.progressive.jpeg") else { return }
-        try Self.compareScans(bytes, name: "peacock.progressive.jpeg")
+    @Test(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"))
+    func everyScanOfTheCorpusPeacock() throws {
+        try Self.compareScans(try Corpus.read("jpeg/wuffs/peacock.progressive.jpeg"), name: "peacock.progressive.jpeg")
     }
 
     static func compareScans(_ bytes: [UInt8], name: String) throws {
@@ -229,9 +227,10 @@ import Testing
     /// Cut at every offset (every few for the larger file): truncated progressive files render
     /// what the scans gave, smoothing rows past the cut with the previous scan's bits, and are
     /// marked truncated; libjpeg-turbo gives the same pixels.
-    @Test(arguments: ["scans_spectral_bands_33x31.jpg", "restart1_progressive_33x31.jpg", "progressive_255x129.jpg"])
-    func truncationAtEveryOffsetMatchesLibjpeg(_ name: String) {
-        guard let full = JPEGTestSupport.read(Self.generated + "/" + name) else { return }
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), .timeLimit(.minutes(2)),
+          arguments: ["scans_spectral_bands_33x31.jpg", "restart1_progressive_33x31.jpg", "progressive_255x129.jpg"])
+    func truncationAtEveryOffsetMatchesLibjpeg(_ name: String) throws {
+        let full = try GeneratedCorpus.read("jpeg/" + name)
         let step = max(1, full.count / 300)
         for length in stride(from: 2, to: full.count - 2, by: step) {
             let prefix = Array(full.prefix(length))
@@ -247,8 +246,9 @@ import Testing
     }
 
     /// Fed in pieces of 1, 7 and 50 bytes, a progressive file gives the one-shot image.
-    @Test func chunkingGivesTheOneShotResult() throws {
-        guard let bytes = JPEGTestSupport.read(Self.generated + "/scans_deep_refinement_33x31.jpg") else { return }
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"))
+    func chunkingGivesTheOneShotResult() throws {
+        let bytes = try GeneratedCorpus.read("jpeg/scans_deep_refinement_33x31.jpg")
         let whole = try JPEGTestSupport.decode(bytes).get().bitmap.bytes
         for size in [1, 7, 50] {
             let decoder = JPEGDecoder(options: DecodeOptions())
@@ -269,14 +269,15 @@ import Testing
     }
 
     /// Corrupt progressive files: no crash, no hang, and whatever both accept is identical.
-    @Test func mutatedProgressiveFilesMatchLibjpeg() throws {
-        guard let bytes = JPEGTestSupport.read(Self.generated + "/scans_spectral_bands_33x31.jpg") else { return }
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), .timeLimit(.minutes(2)))
+    func mutatedProgressiveFilesMatchLibjpeg() throws {
+        let bytes = try GeneratedCorpus.read("jpeg/scans_spectral_bands_33x31.jpg")
         var seed: UInt64 = 0x5EED_0002
         func next() -> Int {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int(truncatingIfNeeded: seed >> 33)
         }
-        var differing = 0
+        var differing = 0, decoded = 0, refused = 0
         for _ in 0..<400 {
             var mutated = bytes
             for _ in 0..<(1 + next() % 4) {
@@ -284,11 +285,15 @@ import Testing
                 if at < mutated.count { mutated[at] = UInt8(truncatingIfNeeded: next()) }
             }
             let reference = JPEGTestSupport.reference(mutated)
-            if case .success(let ours) = JPEGTestSupport.decode(mutated), reference.status >= 0,
-               JPEGTestSupport.asLibjpegBytes(ours) != reference.pixels {
-                differing += 1
+            switch JPEGTestSupport.decode(mutated) {
+            case .success(let ours):
+                decoded += 1
+                if reference.status >= 0, JPEGTestSupport.asLibjpegBytes(ours) != reference.pixels { differing += 1 }
+            case .failure:
+                refused += 1
             }
         }
         #expect(differing == 0)
+        #expect(decoded + refused == 400 && decoded > 100, "\(decoded) decoded, \(refused) refused")
     }
 }

@@ -1,3 +1,4 @@
+import Testing
 import PureImage
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,28 @@ enum Corpus {
     }
 
     static func read(_ entry: Entry) -> [UInt8]? { try? ImageFiles.read(entry.absolutePath) }
+
+    /// A corpus file's bytes by relative path; records an issue and throws when it is missing
+    /// (a corpus test must not pass by skipping its input).
+    static func read(_ relative: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        try #require(try? ImageFiles.read((root ?? ".") + "/" + relative), "\(relative) is missing from the corpus", sourceLocation: sourceLocation)
+    }
+}
+
+/// The project's own generated corpus, `Conformance/generated` (`scripts/test.sh` runs
+/// `Conformance/generate_corpus.py` and `generate_jpeg.sh` before the tests). Tests that read it
+/// are skipped, visibly, when it has not been generated.
+enum GeneratedCorpus {
+    static let root = packageRoot() + "/Conformance/generated"
+    static var isAvailable: Bool { (try? ImageFiles.read(root + "/manifest.tsv")) != nil }
+    /// The files of `generate_jpeg.sh` (every sampling combination cjpeg writes).
+    static let jpegSampling = root + "/jpeg-sampling"
+    static var jpegSamplingIsAvailable: Bool { GIFTest.files(under: jpegSampling).contains { $0.hasSuffix(".jpg") } }
+
+    /// A generated file's bytes; records an issue (the file should be there) and throws when it is not.
+    static func read(_ relative: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        try #require(try? ImageFiles.read(root + "/" + relative), "\(relative) is missing from Conformance/generated", sourceLocation: sourceLocation)
+    }
 }
 
 /// Prints a test-log line (Swift Testing shows stdout of the test process).

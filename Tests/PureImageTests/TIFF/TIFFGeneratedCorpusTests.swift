@@ -6,8 +6,8 @@ import PureImageConformance
 /// lossless variant of one picture (compression × strips/tiles × planar × byte order) must
 /// decode to the same native pixels; the corrupt copies must not crash or hang.
 @Suite struct TIFFGeneratedCorpusTests {
-    static let root = packageRoot() + "/Conformance/generated"
-    static var isAvailable: Bool { (try? ImageFiles.read(root + "/manifest.tsv")) != nil }
+    static let root = GeneratedCorpus.root
+    static var isAvailable: Bool { GeneratedCorpus.isAvailable }
 
     @Test(.enabled(if: isAvailable, "Conformance/generated is absent"))
     func losslessVariantsDecodeToTheSamePixels() throws {
@@ -18,7 +18,8 @@ import PureImageConformance
         var corrupt = 0
         for line in manifest.split(separator: "\n") {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard columns.count >= 4, columns[1] == "tiff", let bytes = try? ImageFiles.read(Self.root + "/" + columns[0]) else { continue }
+            guard columns.count >= 4, columns[1] == "tiff" else { continue }
+            let bytes = try GeneratedCorpus.read(columns[0])
             if columns[2] == "corrupt" {
                 corrupt += 1
                 _ = try? ImageSource(bytes: bytes).image()     // must return, not crash
@@ -62,7 +63,8 @@ import PureImageConformance
         var failures: [String] = []
         for line in manifest.split(separator: "\n") {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard columns.count >= 3, columns[1] == "tiff", let bytes = try? ImageFiles.read(Self.root + "/" + columns[0]) else { continue }
+            guard columns.count >= 3, columns[1] == "tiff" else { continue }
+            let bytes = try GeneratedCorpus.read(columns[0])
             var report = FileComparison.compare(bytes: bytes, path: columns[0], relativePath: columns[0], suite: "generated")
             expectations.apply(to: &report)
             counts[report.verdict, default: 0] += 1
