@@ -2,7 +2,7 @@
 // the check behind "no input of ≤ 64 KB takes more than 1 s" (Docs/Robustness.md), which an
 // ASan build cannot make (it runs several times slower).
 //
-//   fuzz-replay [--limit SECONDS] FILES-OR-FOLDERS...
+//   fuzz-replay [--limit SECONDS] [--default-limits] FILES-OR-FOLDERS...
 //
 // A file's format is its folder's name when that is png, jpeg, gif or tiff, else sniffed.
 // Prints the slowest inputs; exits 1 when any input of ≤ 64 KiB took longer than the limit.
@@ -12,9 +12,14 @@ import PureImage
 import Glibc
 #endif
 
-// The library's default limits: what users get (the fuzz targets use smaller ones for speed).
-FuzzDriver.limits = DecodeLimits()
 var arguments = Array(CommandLine.arguments.dropFirst())
+// The fuzzing limits by default (the inputs' 1 s bound holds under them); `--default-limits`
+// times with the library's defaults, where a tiny file may claim 2^28 pixels and take time in
+// proportion to them.
+if let index = arguments.firstIndex(of: "--default-limits") {
+    FuzzDriver.limits = DecodeLimits()
+    arguments.remove(at: index)
+}
 var limit = 1.0
 if let index = arguments.firstIndex(of: "--limit"), index + 1 < arguments.count, let value = Double(arguments[index + 1]) {
     limit = value

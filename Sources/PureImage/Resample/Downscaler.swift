@@ -93,13 +93,15 @@ public enum Downscaler {
                        installSink: (@escaping (Bitmap) -> Void) -> Void) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
         var failure: DecodeError?
         var resampler: StreamingResampler?
+        // The decoder keeps the sink: the sink must not keep the decoder (a cycle would leak both).
+        let budget = decoder.budget
         installSink { band in
             guard failure == nil else { return }
             do throws(DecodeError) {
                 if resampler == nil {
                     resampler = try StreamingResampler(sourceWidth: geometry.sourceWidth, sourceHeight: geometry.sourceHeight,
                                                        destinationWidth: geometry.width, destinationHeight: geometry.height,
-                                                       sourceExtent: geometry.extent, budget: decoder.budget)
+                                                       sourceExtent: geometry.extent, budget: budget)
                 }
                 guard let resampler else { return }
                 let premultiplied: Bitmap
