@@ -47,9 +47,12 @@ enum DecodeCommand {
             guard let value = Int(text), value > 0 else { throw UsageError(message: "--chunk-size takes a byte count > 0") }
             chunkSize = value
         }
-        let decoding = ImageDecodingOptions(output: outputFormat, applyOrientation: parsed.has("--apply-orientation"))
+        // The frame is taken in the decoder's native layout and converted slice by slice while
+        // it is written (ImageWriter.write), so no second full-size copy exists.
+        let decoding = ImageDecodingOptions(output: .native, applyOrientation: parsed.has("--apply-orientation"))
         let bitmap: Bitmap
         let truncation: DecodeError?
+        let hasAlpha: Bool
         do {
             let bytes = try FileIO.read(path)
             if options.jpegScaleDenominator != 1 && FormatSniffer.sniff(bytes) != .format(.jpeg) {
@@ -66,17 +69,27 @@ enum DecodeCommand {
                 if source.status == .invalidData, let error = source.error { throw error }
                 bitmap = try source.image(at: frame, options: decoding)
                 truncation = source.status == .unexpectedEOF ? source.error : nil
+                hasAlpha = source.properties?.hasAlpha ?? true
             } else {
                 let source = try ImageSource(bytes: bytes, options: options)
                 bitmap = try source.image(at: frame, options: decoding)
                 truncation = source.truncation
+                hasAlpha = try source.properties().hasAlpha
             }
         } catch let error as DecodeError {
             return CLI.report(path, error)
         }
+        let requested: PixelFormat?
+        switch outputFormat {
+        case .native: requested = nil
+        case .canonicalRGBA: requested = bitmap.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
+        case .display: requested = .display(hasAlpha: hasAlpha)
+        case .format(let format): requested = format
+        }
         do {
-            let encoded = try ImageWriter.encode(bitmap, as: container)
-            try FileIO.write(encoded, to: output)
+            try FileIO.writeStreaming(to: output) { sink in
+                try ImageWriter.write(bitmap, as: container, convertingTo: requested, to: sink)
+            }
         } catch let error as ImageWriter.WriteError {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput

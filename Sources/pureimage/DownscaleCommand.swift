@@ -83,7 +83,7 @@ enum DownscaleCommand {
             throw UsageError(message: "cannot tell the output format from '\(output)' (use .pam, .png, .ppm or .pgm)")
         }
         do {
-            try FileIO.write(try ImageWriter.encode(bitmap, as: container), to: output)
+            try FileIO.writeStreaming(to: output) { sink in try ImageWriter.write(bitmap, as: container, to: sink) }
         } catch {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput

@@ -40,7 +40,7 @@ enum ProgressionCommand {
         if source.status == .invalidData, let error = source.error { return CLI.report(path, error) }
         do {
             let sheet = try ContactSheet.render(tiles)
-            try FileIO.write(try ImageWriter.encode(sheet, as: .png), to: output)
+            try FileIO.writeStreaming(to: output) { sink in try ImageWriter.write(sheet, as: .png, to: sink) }
         } catch {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput

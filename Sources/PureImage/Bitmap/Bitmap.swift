@@ -83,9 +83,17 @@ public struct Bitmap: Hashable, Sendable {
     /// A copy whose rows are exactly `rowLength` bytes (no padding); `self` when already tight.
     public func tightlyPacked() -> Bitmap {
         if bytesPerRow == rowLength { return self }
-        var packed = [UInt8]()
-        packed.reserveCapacity(rowLength * height)
-        for y in 0..<height { packed.append(contentsOf: row(y)) }
+        let length = rowLength, stride = bytesPerRow
+        let packed = [UInt8](unsafeUninitializedCapacity: length * height) { buffer, count in
+            bytes.withUnsafeBufferPointer { source in
+                // Row y's `length` bytes start at y × stride, within `bytes` (height × stride).
+                for y in 0..<height {
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[y * length ..< (y + 1) * length])
+                        .initialize(from: source[y * stride ..< y * stride + length])
+                }
+            }
+            count = length * height
+        }
         return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: packed)
     }
 

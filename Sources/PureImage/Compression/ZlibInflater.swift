@@ -95,24 +95,3 @@ final class ZlibInflater {
         }
     }
 }
-
-/// One-shot zlib compression (the PNG writer of the command-line tool).
-enum ZlibDeflater {
-    /// Compresses `bytes` as a zlib stream at `level` (0...9).
-    static func deflate(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
-        var bound = Int(compressBound(uLong(bytes.count)))
-        var output = [UInt8](repeating: 0, count: bound)
-        let code = output.withUnsafeMutableBufferPointer { destination in
-            bytes.withUnsafeBufferPointer { source in
-                var length = uLongf(bound)
-                let code = compress2(destination.baseAddress, &length, source.baseAddress, uLong(source.count), level)
-                bound = Int(length)
-                return code
-            }
-        }
-        // compress2 with a compressBound-sized buffer cannot fail except for memory exhaustion.
-        precondition(code == Z_OK, "zlib compress2 failed with \(code)")
-        output.removeSubrange(bound...)
-        return output
-    }
-}

@@ -152,11 +152,18 @@ public final class ImageSource {
     static func deliver(_ native: Bitmap, decoder: any FormatDecoder, format: ImageFormat, options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
         var bitmap = native
         // The result leaves with the caller, but while it is made the decoder still holds what it
-        // holds: a converted copy and an oriented copy must fit beside it (8 bytes a pixel covers
-        // every output format).
+        // holds: the converted copy and an oriented copy must fit beside it.
+        let target: PixelFormat
+        switch decoding.output {
+        case .native: target = native.format
+        case .canonicalRGBA: target = native.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
+        case .display: target = .display(hasAlpha: true)
+        case .format(let format): target = format
+        }
         let copies = (decoding.output == .native ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
         if copies > 0 {
-            try decoder.budget.check(SizeMath.product(native.width, native.height, 8, copies), format: format, offset: nil)
+            let rowBytes = target.alignedBytesPerRow(width: native.width)
+            try decoder.budget.check(rowBytes.flatMap { SizeMath.product($0, native.height, copies) }, format: format, offset: nil)
         }
         do {
             switch decoding.output {

@@ -104,17 +104,24 @@ public enum Downscaler {
                                                        sourceExtent: geometry.extent, budget: budget)
                 }
                 guard let resampler else { return }
-                let premultiplied: Bitmap
-                do {
-                    premultiplied = try band.converted(to: .rgba8Premultiplied).tightlyPacked()
-                } catch {
-                    throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
-                }
-                let rowBytes = premultiplied.width * 4
-                premultiplied.bytes.withUnsafeBufferPointer { rows in
-                    for y in 0..<premultiplied.height {
-                        resampler.consume(UnsafeBufferPointer(rebasing: rows[y * rowBytes ..< (y + 1) * rowBytes]))
+                // A band may be a whole image (a TIFF strip of every row): it is converted in
+                // slices of about 64 KiB of output, into tight rows, so the conversion never holds
+                // more than a slice.
+                let rowBytes = band.width * 4
+                let sliceRows = max(1, (1 << 16) / max(1, rowBytes))
+                var top = 0
+                while top < band.height {
+                    let rows = min(sliceRows, band.height - top)
+                    let slice = Bitmap(uncheckedWidth: band.width, height: rows, format: band.format, bytesPerRow: band.bytesPerRow,
+                                       bytes: Array(band.bytes[top * band.bytesPerRow ..< (top + rows) * band.bytesPerRow]))
+                    let premultiplied: Bitmap
+                    do {
+                        premultiplied = try slice.converted(to: .rgba8Premultiplied, bytesPerRow: rowBytes)
+                    } catch {
+                        throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
                     }
+                    premultiplied.bytes.withUnsafeBufferPointer { resampler.consume(rows: $0, count: rows) }
+                    top += rows
                 }
             } catch {
                 failure = error

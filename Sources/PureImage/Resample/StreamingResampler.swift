@@ -26,20 +26,17 @@ final class StreamingResampler {
     let destinationWidth: Int, destinationHeight: Int
     /// Source pixels averaged into one by the box stage, per axis (1: no box stage).
     private let boxX: Int, boxY: Int
-    private let horizontal: ResampleFilter.Axis
-    private let vertical: ResampleFilter.Axis
+    private let horizontalStride: Int, verticalStride: Int
+    /// The horizontal pass keeps every pixel (same width, one tap of weight 2^14 each): it is
+    /// then a widening to `Float` — common for tall images and thumbnails of narrow ones.
+    private let horizontalIsIdentity: Bool
     private let ringRows: Int
-    private var ring: [Int32]
+    /// Every working buffer, allocated once (`ResampleBuffers`, in the kernel file): the hot
+    /// per-row path then touches no array and pays no exclusivity check.
+    private let buffers: ResampleBuffers
     /// Premultiplied RGBA8, `destinationWidth × 4` bytes per row.
     private(set) var destination: [UInt8]
-    /// One horizontally filtered row, and the vertical box's running sum of them.
-    private var filtered: [Int32]
-    private var boxSum: [Int64]
     private var boxCount = 0
-    /// The box-averaged source row (horizontal box stage).
-    private var boxedRow: [UInt8]
-    /// The vertical pass's accumulators, one destination row.
-    private var accumulator: [Int64]
     private var nextSourceRow = 0
     /// Rows entered into the ring (after the vertical box stage).
     private var nextRingRow = 0
@@ -67,12 +64,13 @@ final class StreamingResampler {
         let strideX = ResampleFilter.stride(sourceExtent: extentX / Double(boxX), destinationSize: destinationWidth)
         let strideY = ResampleFilter.stride(sourceExtent: extentY / Double(boxY), destinationSize: destinationHeight)
         ringRows = strideY + 1
-        // Tables (weights, starts, counts), ring, filtered row, box sum, accumulator, boxed
-        // row and destination; nil when a product overflows.
+        // Tables (weights, starts, counts: Int32 and a Float copy of the horizontal weights),
+        // ring, filtered row, box sum, accumulator, boxed and widened rows, destination; nil
+        // when a product overflows.
         let parts: [Int?] = [
-            SizeMath.product(destinationWidth, strideX + 2, 4), SizeMath.product(destinationHeight, strideY + 2, 4),
+            SizeMath.product(destinationWidth, strideX + 2, 8), SizeMath.product(destinationHeight, strideY + 2, 4),
             SizeMath.product(ringRows, destinationWidth, 16), SizeMath.product(destinationWidth, 16 + 32 + 32),
-            SizeMath.product(boxedWidth, 4), SizeMath.product(destinationWidth, destinationHeight, 4),
+            SizeMath.product(boxedWidth, 4 + 16), SizeMath.product(destinationWidth, destinationHeight, 4),
         ]
         let total = parts.reduce(Optional(0)) { sum, part in
             guard let sum, let part else { return nil }
@@ -82,19 +80,21 @@ final class StreamingResampler {
         try budget.reserve(total, format: nil, offset: nil)
         self.budget = budget
         reservedBytes = total ?? 0
-        horizontal = ResampleFilter.axis(sourceSize: boxedWidth, destinationSize: destinationWidth,
-                                         sourceExtent: boxX > 1 || sourceExtent != nil ? extentX / Double(boxX) : nil)
-        vertical = ResampleFilter.axis(sourceSize: boxedHeight, destinationSize: destinationHeight,
-                                       sourceExtent: boxY > 1 || sourceExtent != nil ? extentY / Double(boxY) : nil)
-        ring = [Int32](repeating: 0, count: ringRows * destinationWidth * 4)
+        let horizontal = ResampleFilter.axis(sourceSize: boxedWidth, destinationSize: destinationWidth,
+                                             sourceExtent: boxX > 1 || sourceExtent != nil ? extentX / Double(boxX) : nil)
+        let vertical = ResampleFilter.axis(sourceSize: boxedHeight, destinationSize: destinationHeight,
+                                           sourceExtent: boxY > 1 || sourceExtent != nil ? extentY / Double(boxY) : nil)
+        horizontalStride = horizontal.stride
+        horizontalIsIdentity = boxX == 1 && destinationWidth == sourceWidth
+            && (0..<destinationWidth).allSatisfy { horizontal.starts[$0] == $0 && horizontal.counts[$0] == 1 && horizontal.weights[$0 * horizontal.stride] == 1 << 14 }
+        verticalStride = vertical.stride
+        buffers = ResampleBuffers(horizontal: horizontal, vertical: vertical, ringRows: ringRows,
+                                  destinationWidth: destinationWidth, boxedWidth: boxedWidth)
         destination = [UInt8](repeating: 0, count: destinationWidth * destinationHeight * 4)
-        filtered = [Int32](repeating: 0, count: destinationWidth * 4)
-        boxSum = boxY > 1 ? [Int64](repeating: 0, count: destinationWidth * 4) : []
-        boxedRow = boxX > 1 ? [UInt8](repeating: 0, count: boxedWidth * 4) : []
-        accumulator = [Int64](repeating: 0, count: destinationWidth * 4)
     }
 
     deinit {
+        buffers.deallocate()
         budget.release(reservedBytes)
     }
 
@@ -109,20 +109,34 @@ final class StreamingResampler {
 
     /// Takes the next source row (premultiplied RGBA8, `sourceWidth × 4` bytes).
     func consume(_ row: UnsafeBufferPointer<UInt8>) {
-        // The unchecked reads below rely on a full row; callers always pass one.
-        guard nextSourceRow < sourceHeight, row.count >= sourceWidth * 4 else { return }
-        if boxX > 1 {
-            boxedRow.withUnsafeMutableBufferPointer { boxed in
-                ResampleKernels.boxAverage(row, width: sourceWidth, factor: boxX, into: boxed)
+        consume(rows: row, count: 1)
+    }
+
+    /// Takes the next `count` source rows, back to back in `rows` (`sourceWidth × 4` bytes
+    /// each). A source may have hundreds of millions of rows of a pixel or two, so the per-row
+    /// path is a few kernel calls on preallocated buffers.
+    func consume(rows: UnsafeBufferPointer<UInt8>, count: Int) {
+        let rowBytes = sourceWidth * 4
+        // The kernels rely on whole rows; callers always pass them.
+        let count = min(count, sourceHeight - nextSourceRow, rows.count / max(1, rowBytes))
+        guard count > 0 else { return }
+        let b = buffers
+        for y in 0..<count {
+            var row = UnsafeBufferPointer(rebasing: rows[y * rowBytes ..< (y + 1) * rowBytes])
+            if boxX > 1 {
+                ResampleKernels.boxAverage(row, width: sourceWidth, factor: boxX, into: b.boxedRow)
+                row = UnsafeBufferPointer(b.boxedRow)
             }
-            boxedRow.withUnsafeBufferPointer { boxed in
-                filtered.withUnsafeMutableBufferPointer { out in ResampleKernels.horizontal(boxed, axis: horizontal, into: out) }
+            if horizontalIsIdentity {
+                ResampleKernels.widen(row, scale: Float(1 << 14), into: b.filtered)
+            } else {
+                ResampleKernels.horizontal(row, widened: b.widened, starts: UnsafeBufferPointer(b.horizontalStarts),
+                                           counts: UnsafeBufferPointer(b.horizontalCounts), weights: UnsafeBufferPointer(b.horizontalWeights),
+                                           stride: horizontalStride, into: b.filtered)
             }
-        } else {
-            filtered.withUnsafeMutableBufferPointer { out in ResampleKernels.horizontal(row, axis: horizontal, into: out) }
+            nextSourceRow += 1
+            enterFilteredRow(blank: false)
         }
-        nextSourceRow += 1
-        enterFilteredRow(blank: false)
     }
 
     /// Takes `count` transparent source rows (what a truncated file never delivered): their
@@ -148,18 +162,11 @@ final class StreamingResampler {
             writeRingRow(blank: blank)
             return
         }
-        if !blank {
-            boxSum.withUnsafeMutableBufferPointer { sum in
-                filtered.withUnsafeBufferPointer { row in ResampleKernels.add(row, into: sum) }
-            }
-        }
+        if !blank { ResampleKernels.add(UnsafeBufferPointer(buffers.filtered), into: buffers.boxSum) }
         boxCount += 1
         // A group ends after `boxY` rows, or with the last source row (a shorter group).
         guard boxCount == boxY || nextSourceRow == sourceHeight else { return }
-        let count = boxCount
-        filtered.withUnsafeMutableBufferPointer { out in
-            boxSum.withUnsafeMutableBufferPointer { sum in ResampleKernels.average(sum, count: count, into: out) }
-        }
+        ResampleKernels.average(buffers.boxSum, count: boxCount, into: buffers.filtered)
         boxCount = 0
         writeRingRow(blank: false)
     }
@@ -167,35 +174,25 @@ final class StreamingResampler {
     /// Writes `filtered` (or zeros) as the next row of the vertical stage, then emits every
     /// destination row it completes.
     private func writeRingRow(blank: Bool) {
-        let width = destinationWidth * 4
-        let base = (nextRingRow % ringRows) * width
-        ring.withUnsafeMutableBufferPointer { ring in
-            filtered.withUnsafeBufferPointer { row in
-                for i in 0..<width { ring[base + i] = blank ? 0 : row[i] }
-            }
-        }
+        ResampleKernels.copyRow(blank ? nil : UnsafeBufferPointer(buffers.filtered), toRing: buffers.ring,
+                                row: nextRingRow % ringRows, width: destinationWidth * 4)
         nextRingRow += 1
         emitReadyRows()
     }
 
     /// Writes every destination row whose source rows have all arrived.
     private func emitReadyRows() {
+        let b = buffers
         while nextDestinationRow < destinationHeight {
             let r = nextDestinationRow
-            let start = Int(vertical.starts[r]), count = Int(vertical.counts[r])
+            let start = Int(b.verticalStarts[r]), count = Int(b.verticalCounts[r])
             guard start + count <= nextRingRow else { return }
             // Rows start ..< start + count are still in the ring: count < ringRows, and no row
             // newer than start + count − 1 has been written over them.
-            accumulator.withUnsafeMutableBufferPointer { accumulator in
-                ring.withUnsafeBufferPointer { ring in
-                    vertical.weights.withUnsafeBufferPointer { weights in
-                        destination.withUnsafeMutableBufferPointer { out in
-                            ResampleKernels.vertical(ring: ring, ringRows: ringRows, firstRow: start, taps: count,
-                                                     weights: UnsafeBufferPointer(rebasing: weights[r * vertical.stride ..< r * vertical.stride + count]),
-                                                     accumulator: accumulator, destinationRow: r, into: out)
-                        }
-                    }
-                }
+            let weights = UnsafeBufferPointer(rebasing: b.verticalWeights[r * verticalStride ..< r * verticalStride + count])
+            destination.withUnsafeMutableBufferPointer { out in
+                ResampleKernels.vertical(ring: UnsafeBufferPointer(b.ring), ringRows: ringRows, firstRow: start, taps: count,
+                                         weights: weights, accumulator: b.accumulator, destinationRow: r, into: out)
             }
             nextDestinationRow += 1
         }

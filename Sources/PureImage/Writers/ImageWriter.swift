@@ -1,5 +1,6 @@
-/// Encoders for the command-line tool and the conformance suite: PAM (Netpbm P7), PPM/PGM
-/// (P6/P5) and PNG. They write a bitmap's components in logical order — gray, R G B, or C M Y K,
+/// Writers for the command-line tool and the conformance suite: PAM (Netpbm P7), PPM/PGM
+/// (P6/P5) and PNG (colour type 0, 2, 4 or 6 at 8 or 16 bits, filter type 0 on every row, the
+/// zlib stream in IDAT chunks of at most 1 MiB). They write a bitmap's components in logical order — gray, R G B, or C M Y K,
 /// then alpha — whatever its byte order in memory, keeping premultiplied values premultiplied
 /// (the file then holds exactly the samples that were asked for) and dropping skip components.
 /// 16-bit samples are written big-endian, as all three formats require.
@@ -21,145 +22,157 @@ public enum ImageWriter {
         }
     }
 
-    /// Encodes `bitmap` in `container`.
+    /// Encodes `bitmap` in `container` (the whole file in memory; `write` streams it).
     public static func encode(_ bitmap: Bitmap, as container: Container) throws(WriteError) -> [UInt8] {
-        let samples = try logicalSamples(bitmap, dropAlpha: container == .ppm || container == .pgm)
-        switch container {
-        case .pam:
-            return PAMEncoding.encode(samples)
-        case .ppm, .pgm:
-            return try PNMEncoding.encode(samples, gray: container == .pgm)
-        case .png:
-            return try PNGEncoding.encode(samples)
-        }
-    }
-
-    /// A bitmap's samples in logical order, tightly packed, 16-bit big-endian.
-    struct LogicalSamples {
-        let width: Int
-        let height: Int
-        let colorModel: ColorModel
-        let hasAlpha: Bool
-        let bitsPerComponent: Int
-        let bytes: [UInt8]
-        var channels: Int { colorModel.colorComponentCount + (hasAlpha ? 1 : 0) }
-    }
-
-    /// Converts to a format with the default (big-endian) byte order and the alpha last, keeping
-    /// premultiplication as it is; indexed and packed sources expand to 8-bit RGB(A) / gray.
-    static func logicalSamples(_ bitmap: Bitmap, dropAlpha: Bool) throws(WriteError) -> LogicalSamples {
-        let source = bitmap.format
-        var model = source.colorModel
-        var alpha: AlphaInfo = source.alphaInfo
-        var bits = max(8, source.bitsPerComponent)
-        switch source.alphaInfo {
-        case .first, .last: alpha = .last
-        case .premultipliedFirst, .premultipliedLast: alpha = .premultipliedLast
-        case .noneSkipFirst, .noneSkipLast, .none: alpha = .none
-        case .alphaOnly: model = .gray; alpha = .last
-        }
-        if case .indexed(let palette) = source.colorModel {
-            let opaque = stride(from: 3, to: palette.rgba.count, by: 4).allSatisfy { palette.rgba[$0] == 255 }
-            model = .rgb
-            alpha = opaque ? .none : .last
-            bits = 8
-        }
-        if dropAlpha { alpha = .none }
-        let target = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: alpha)
+        var out: [UInt8] = []
         do {
-            let converted = try bitmap.converted(to: target).tightlyPacked()
-            return LogicalSamples(width: converted.width, height: converted.height, colorModel: model,
-                                  hasAlpha: alpha != .none, bitsPerComponent: bits, bytes: converted.bytes)
+            try write(bitmap, as: container) { out.append(contentsOf: $0) }
+        } catch let error as WriteError {
+            throw error
         } catch {
-            throw .unsupported(error.description)
+            throw .unsupported("\(error)")
         }
-    }
-}
-
-/// Netpbm PAM (P7): a text header, then samples row by row.
-enum PAMEncoding {
-    static func encode(_ samples: ImageWriter.LogicalSamples) -> [UInt8] {
-        let tuple: String
-        switch (samples.colorModel, samples.hasAlpha) {
-        case (.gray, false): tuple = "GRAYSCALE"
-        case (.gray, true): tuple = "GRAYSCALE_ALPHA"
-        case (.cmyk, false): tuple = "CMYK"
-        case (.cmyk, true): tuple = "CMYK_ALPHA"
-        case (_, false): tuple = "RGB"
-        case (_, true): tuple = "RGB_ALPHA"
-        }
-        let maxValue = samples.bitsPerComponent == 16 ? 65535 : 255
-        let header = "P7\nWIDTH \(samples.width)\nHEIGHT \(samples.height)\nDEPTH \(samples.channels)\nMAXVAL \(maxValue)\nTUPLTYPE \(tuple)\nENDHDR\n"
-        return Array(header.utf8) + samples.bytes
-    }
-}
-
-/// Netpbm PPM (P6) and PGM (P5). Colour goes to PPM, gray to PGM; asking for the other one
-/// converts (gray replicated, or Rec. 601 luma).
-enum PNMEncoding {
-    static func encode(_ samples: ImageWriter.LogicalSamples, gray: Bool) throws(ImageWriter.WriteError) -> [UInt8] {
-        var samples = samples
-        let wantModel: ColorModel = gray ? .gray : .rgb
-        if samples.colorModel != wantModel {
-            let format = PixelFormat(colorModel: samples.colorModel, bitsPerComponent: samples.bitsPerComponent, alphaInfo: .none)
-            do {
-                let bitmap = try Bitmap(width: samples.width, height: samples.height, format: format, bytes: samples.bytes)
-                let converted = try bitmap.converted(to: PixelFormat(colorModel: wantModel, bitsPerComponent: samples.bitsPerComponent, alphaInfo: .none)).tightlyPacked()
-                samples = ImageWriter.LogicalSamples(width: samples.width, height: samples.height, colorModel: wantModel,
-                                                     hasAlpha: false, bitsPerComponent: samples.bitsPerComponent, bytes: converted.bytes)
-            } catch {
-                throw .unsupported(error.description)
-            }
-        }
-        let maxValue = samples.bitsPerComponent == 16 ? 65535 : 255
-        return Array("\(gray ? "P5" : "P6")\n\(samples.width) \(samples.height)\n\(maxValue)\n".utf8) + samples.bytes
-    }
-}
-
-/// PNG: colour type 0, 2, 4 or 6 at 8 or 16 bits, filter type 0 on every row, one zlib
-/// stream split into IDAT chunks of at most 1 MiB. CMYK is converted to RGB first.
-enum PNGEncoding {
-    static func encode(_ samples: ImageWriter.LogicalSamples) throws(ImageWriter.WriteError) -> [UInt8] {
-        var samples = samples
-        if samples.colorModel == .cmyk {
-            let alpha: AlphaInfo = samples.hasAlpha ? .last : .none
-            do {
-                let bitmap = try Bitmap(width: samples.width, height: samples.height,
-                                        format: PixelFormat(colorModel: .cmyk, bitsPerComponent: samples.bitsPerComponent, alphaInfo: alpha),
-                                        bytes: samples.bytes)
-                let rgb = try bitmap.converted(to: PixelFormat(colorModel: .rgb, bitsPerComponent: samples.bitsPerComponent, alphaInfo: alpha)).tightlyPacked()
-                samples = ImageWriter.LogicalSamples(width: samples.width, height: samples.height, colorModel: .rgb,
-                                                     hasAlpha: samples.hasAlpha, bitsPerComponent: samples.bitsPerComponent, bytes: rgb.bytes)
-            } catch {
-                throw .unsupported(error.description)
-            }
-        }
-        guard samples.width > 0, samples.height > 0 else { throw .unsupported("PNG cannot hold an empty image") }
-        let colorType: UInt8 = (samples.colorModel == .gray ? 0 : 2) | (samples.hasAlpha ? 4 : 0)
-        let rowBytes = samples.width * samples.channels * samples.bitsPerComponent / 8
-        var filtered = [UInt8]()
-        filtered.reserveCapacity((rowBytes + 1) * samples.height)
-        for y in 0..<samples.height {
-            filtered.append(0)
-            filtered.append(contentsOf: samples.bytes[y * rowBytes ..< (y + 1) * rowBytes])
-        }
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var ihdr = [UInt8]()
-        ihdr.append(contentsOf: bigEndian(UInt32(samples.width)))
-        ihdr.append(contentsOf: bigEndian(UInt32(samples.height)))
-        ihdr.append(contentsOf: [UInt8(samples.bitsPerComponent), colorType, 0, 0, 0])
-        appendChunk("IHDR", ihdr, to: &out)
-        let compressed = ZlibDeflater.deflate(filtered)
-        var start = 0
-        repeat {
-            let end = min(compressed.count, start + (1 << 20))
-            appendChunk("IDAT", Array(compressed[start..<end]), to: &out)
-            start = end
-        } while start < compressed.count
-        appendChunk("IEND", [], to: &out)
         return out
     }
 
+    /// Writes `bitmap` in `container`, handing the file to `output` piece by piece: the header,
+    /// then the samples of a slice of rows at a time (about 1 MiB), each converted as it goes,
+    /// so no second full-size copy of the image exists. With `as requested`, each slice is
+    /// first converted to that pixel format — the file then holds exactly those samples, as if
+    /// the whole bitmap had been converted first (conversions work pixel by pixel).
+    public static func write(_ bitmap: Bitmap, as container: Container, convertingTo requested: PixelFormat? = nil,
+                             to output: (ArraySlice<UInt8>) throws -> Void) throws {
+        let source = requested ?? bitmap.format
+        let layout = try LogicalLayout(source: source, container: container)
+        guard container != .png || (bitmap.width > 0 && bitmap.height > 0) else { throw WriteError.unsupported("PNG cannot hold an empty image") }
+        let header = layout.header(width: bitmap.width, height: bitmap.height)
+        try output(header[...])
+        let deflater = container == .png ? ZlibStreamDeflater() : nil
+        var chunk: [UInt8] = []
+        // PNG's IDAT chunks of at most 1 MiB of the zlib stream.
+        func emitIDAT(_ bytes: [UInt8], force: Bool) throws {
+            chunk.append(contentsOf: bytes)
+            while chunk.count >= 1 << 20 || (force && !chunk.isEmpty) {
+                let piece = Array(chunk.prefix(1 << 20))
+                chunk.removeFirst(piece.count)
+                var framed: [UInt8] = []
+                PNGEncoding.appendChunk("IDAT", piece, to: &framed)
+                try output(framed[...])
+            }
+        }
+        // Slices of about 1 MiB in the largest form a row takes (8 bytes a pixel at most).
+        let sliceRows = max(1, (1 << 20) / max(1, bitmap.bytesPerRow, bitmap.width * 8))
+        var top = 0
+        while top < bitmap.height {
+            let rows = min(sliceRows, bitmap.height - top)
+            var slice = Bitmap(uncheckedWidth: bitmap.width, height: rows, format: bitmap.format, bytesPerRow: bitmap.bytesPerRow,
+                               bytes: Array(bitmap.bytes[top * bitmap.bytesPerRow ..< (top + rows) * bitmap.bytesPerRow]))
+            do {
+                if let requested {
+                    slice = try slice.converted(to: requested, bytesPerRow: requested.minimumBytesPerRow(width: slice.width) ?? 0)
+                }
+                let samples = try layout.samples(of: slice)
+                if let deflater {
+                    let rowBytes = samples.count / rows
+                    var filtered = [UInt8]()
+                    filtered.reserveCapacity(samples.count + rows)
+                    for y in 0..<rows {
+                        filtered.append(0)   // filter type 0 (None) on every row
+                        filtered.append(contentsOf: samples[y * rowBytes ..< (y + 1) * rowBytes])
+                    }
+                    try filtered.withUnsafeBytes { bytes in try deflater.write(bytes) { try emitIDAT($0, force: false) } }
+                } else {
+                    try output(samples[...])
+                }
+            } catch let error as BitmapError {
+                throw WriteError.unsupported(error.description)
+            }
+            top += rows
+        }
+        if let deflater {
+            try deflater.finish { try emitIDAT($0, force: false) }
+            try emitIDAT([], force: true)
+            var end: [UInt8] = []
+            PNGEncoding.appendChunk("IEND", [], to: &end)
+            try output(end[...])
+        }
+    }
+
+    /// What a container stores for a source format: components in logical order (gray, R G B
+    /// or C M Y K, then alpha), 8 or 16 bits big-endian, premultiplication kept, skip components
+    /// dropped; indexed and packed sources expand to 8-bit RGB(A) or gray. PPM/PGM drop alpha
+    /// and convert to RGB or gray (Rec. 601 luma); PNG converts CMYK to RGB.
+    struct LogicalLayout {
+        let container: Container
+        /// The format each slice is converted to.
+        let target: PixelFormat
+
+        init(source: PixelFormat, container: Container) throws(WriteError) {
+            self.container = container
+            var model = source.colorModel
+            var alpha: AlphaInfo = source.alphaInfo
+            var bits = max(8, source.bitsPerComponent)
+            switch source.alphaInfo {
+            case .first, .last: alpha = .last
+            case .premultipliedFirst, .premultipliedLast: alpha = .premultipliedLast
+            case .noneSkipFirst, .noneSkipLast, .none: alpha = .none
+            case .alphaOnly: model = .gray; alpha = .last
+            }
+            if case .indexed(let palette) = source.colorModel {
+                let opaque = stride(from: 3, to: palette.rgba.count, by: 4).allSatisfy { palette.rgba[$0] == 255 }
+                model = .rgb
+                alpha = opaque ? .none : .last
+                bits = 8
+            }
+            switch container {
+            case .ppm: model = .rgb; alpha = .none
+            case .pgm: model = .gray; alpha = .none
+            case .png: if model == .cmyk { model = .rgb }
+            case .pam: break
+            }
+            target = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: alpha)
+            if let problem = target.validate() { throw .unsupported(problem) }
+        }
+
+        var channels: Int { target.colorModel.colorComponentCount + (target.alphaInfo == .none ? 0 : 1) }
+
+        func header(width: Int, height: Int) -> [UInt8] {
+            let maxValue = target.bitsPerComponent == 16 ? 65535 : 255
+            let hasAlpha = target.alphaInfo != .none
+            switch container {
+            case .pam:
+                let tuple: String
+                switch (target.colorModel, hasAlpha) {
+                case (.gray, false): tuple = "GRAYSCALE"
+                case (.gray, true): tuple = "GRAYSCALE_ALPHA"
+                case (.cmyk, false): tuple = "CMYK"
+                case (.cmyk, true): tuple = "CMYK_ALPHA"
+                case (_, false): tuple = "RGB"
+                case (_, true): tuple = "RGB_ALPHA"
+                }
+                return Array("P7\nWIDTH \(width)\nHEIGHT \(height)\nDEPTH \(channels)\nMAXVAL \(maxValue)\nTUPLTYPE \(tuple)\nENDHDR\n".utf8)
+            case .ppm, .pgm:
+                return Array("\(container == .pgm ? "P5" : "P6")\n\(width) \(height)\n\(maxValue)\n".utf8)
+            case .png:
+                let colorType: UInt8 = (target.colorModel == .gray ? 0 : 2) | (hasAlpha ? 4 : 0)
+                var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+                var ihdr = PNGEncoding.bigEndian(UInt32(width)) + PNGEncoding.bigEndian(UInt32(height))
+                ihdr += [UInt8(target.bitsPerComponent), colorType, 0, 0, 0]
+                PNGEncoding.appendChunk("IHDR", ihdr, to: &out)
+                return out
+            }
+        }
+
+        /// A slice's samples in the container's order, tightly packed.
+        func samples(of slice: Bitmap) throws(BitmapError) -> [UInt8] {
+            // Tight rows straight from the conversion (no padded copy to repack).
+            try slice.converted(to: target, bytesPerRow: target.minimumBytesPerRow(width: slice.width) ?? 0).bytes
+        }
+    }
+}
+
+/// PNG chunk framing for the writer.
+enum PNGEncoding {
     static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
