@@ -28,6 +28,7 @@ Reproducibility rules (running twice must give byte-identical trees):
 Variants of the same picture carry the same `image=` tag in their notes, so a test can check
 that all lossless variants (notes contain `lossless`) decode to the same pixels.
 """
+import io
 import os
 import shutil
 import struct
@@ -38,6 +39,7 @@ import warnings
 import zlib
 
 import numpy as np
+import PIL
 from PIL import Image, ImageCms
 
 warnings.simplefilter("ignore")
@@ -869,6 +871,7 @@ COMPRESSIONS = [("none", "none"), ("packbits", "packbits"), ("lzw", "lzw"), ("lz
                 ("jpeg_rgb", "jpeg:r:90")]
 LOSSLESS = [c for c in COMPRESSIONS if not c[0].startswith("jpeg")]
 OWN_CODECS = ("none", "deflate", "deflate_pred2")   # what tiff_file itself can write
+CCITT = [("g3", "g3"), ("g3_2d", "g3:2d"), ("g3_2d_fill", "g3:2d:fill"), ("g4", "g4")]   # 1-bit only
 LAYOUTS = [("strips_r7", ["-s", "-r", "7"]), ("tiles16", ["-t", "-w", "16", "-l", "16"])]
 JPEG_STRIPS = ("strips_r16", ["-s", "-r", "16"])    # JPEG strips must hold a multiple of 8/16 rows
 ORDERS = [("big", "-B"), ("little", "-L")]
@@ -888,6 +891,7 @@ def gen_tiff(cp):
             bases[planar] = cp.tmp("%s_%s.tif" % (name, planar))
             with open(bases[planar], "wb") as f:
                 f.write(build(separate=planar == "separate"))
+        base_files[name] = bases
         for cname, carg in comps:
             for lname, largs in LAYOUTS:
                 if cname.startswith("jpeg") and lname == "strips_r7":
@@ -919,6 +923,7 @@ def gen_tiff(cp):
                                                       tool))
 
     both = ["contig", "separate"]
+    base_files = {}
     for bits in (8, 16):
         s = quant(rgb, bits)
         variants("rgb%d" % bits, "rgb%d" % bits, "rgb %d-bit %dx%d" % (bits, W, H), bits,
@@ -932,11 +937,39 @@ def gen_tiff(cp):
     variants("gray8_white", "gray8", "gray min-is-white 8-bit (same pixels as gray8)", 8,
              [("none", "none"), ("lzw", "lzw")], ["contig"], lambda **kw: tiff_file(255 - g8, 8, 0, **kw))
     bilevel = (gray_of(rgb) > 0.5).astype(np.uint8)[..., None]
-    one_bit = [c for c in COMPRESSIONS if c[0] in ("none", "packbits", "lzw")]
+    one_bit = [c for c in COMPRESSIONS if c[0] in ("none", "packbits", "lzw")] + CCITT
     variants("bilevel", "bilevel", "bilevel 1-bit min-is-black", 1, one_bit, ["contig"],
              lambda **kw: tiff_file(bilevel, 1, 1, **kw))
     variants("bilevel_white", "bilevel", "bilevel 1-bit min-is-white (same pixels as bilevel)", 1,
-             one_bit[:1], ["contig"], lambda **kw: tiff_file(1 - bilevel, 1, 0, **kw))
+             one_bit[:1] + CCITT, ["contig"], lambda **kw: tiff_file(1 - bilevel, 1, 0, **kw))
+    # Modified Huffman (compression 2): tiffcp cannot write it, Pillow's libtiff writer can.
+    for white in (False, True):
+        name = "bilevel_white_mh_strips.tif" if white else "bilevel_mh_strips.tif"
+        pixels = ((1 - bilevel[..., 0]) if white else bilevel[..., 0]).astype(np.uint8) * 255
+        buf = io.BytesIO()
+        Image.fromarray(pixels).convert("1").save(buf, format="TIFF", compression="tiff_ccitt")
+        data = buf.getvalue()
+        if white:   # Pillow writes min-is-black; the same bits under min-is-white invert the picture
+            data = data.replace(struct.pack("<HHIH", 262, 3, 1, 1), struct.pack("<HHIH", 262, 3, 1, 0), 1)
+        cp.write("tiff/" + name, data, "tiff", "valid",
+                 "image=tiff-bilevel; bilevel 1-bit min-is-%s; compression=CCITT RLE (2) tiles=no planar=contig "
+                 "order=little bits=1; lossless; written by Pillow %s (libtiff)" % ("white" if white else "black",
+                                                                                  PIL.__version__))
+    # FillOrder 2 and BigTIFF copies of a few variants (tiffcp -f lsb2msb / -8).
+    for rel, source, args, desc in [
+            ("bilevel_g4_fill2", "bilevel", ["-c", "g4", "-f", "lsb2msb", "-r", "7"], "CCITT G4, FillOrder 2"),
+            ("bilevel_g3_2d_fill2", "bilevel", ["-c", "g3:2d:fill", "-f", "lsb2msb"], "CCITT G3 2-D, FillOrder 2, one strip"),
+            ("bilevel_g3_fill2", "bilevel", ["-c", "g3", "-f", "lsb2msb"], "CCITT G3 1-D, FillOrder 2, one strip"),
+            ("bilevel_g4_bigtiff", "bilevel", ["-c", "g4", "-8", "-r", "7"], "CCITT G4 in BigTIFF"),
+            ("rgb8_lzw_bigtiff", "rgb8", ["-c", "lzw", "-8", "-r", "7"], "rgb 8-bit LZW in BigTIFF"),
+            ("rgb8_deflate_tiles16_bigtiff_big", "rgb8", ["-c", "zip", "-8", "-B", "-t", "-w", "16", "-l", "16"],
+             "rgb 8-bit Deflate tiles in big-endian BigTIFF"),
+            ("gray16_lzw_pred2_strips_r7_bigtiff", "gray16", ["-c", "lzw:2", "-8", "-r", "7"], "gray 16-bit LZW predictor 2 in BigTIFF")]:
+        out = "tiff/%s.tif" % rel
+        if run(["tiffcp"] + args + [base_files[source]["contig"], cp.path(out)], check=False):
+            cp.add(out, "tiff", "valid", "image=tiff-%s; %s; lossless; written by tiffcp %s" % (source, desc, " ".join(args)))
+        else:
+            failed.append(out)
     for pbits in (4, 8):
         idx, pal = to_palette(quant(rgb, 8), 1 << pbits)
         cmap = np.zeros((3, 1 << pbits), np.uint16)

@@ -36,6 +36,8 @@ extension Bitmap {
         if case .indexed(let palette) = format.colorModel, format.bitsPerComponent == 8,
            target.bitsPerPixel == 32, target.bitsPerComponent == 8 {
             try lookUpIndices(palette, into: &result)
+        } else if format.bitsPerComponent < 8, target.bitsPerPixel == 32, target.bitsPerComponent == 8 {
+            lookUpPackedSamples(into: &result)
         } else if let kernel = ConversionKernel(from: format, to: target) {
             kernel.run(from: self, into: &result)
         } else {

@@ -18,8 +18,11 @@ enum TIFFDecompressor {
     }
 
     /// Decodes `stored` (the chunk's bytes as found in the file) into `expected` bytes.
+    /// CCITT chunks need the page's `ccitt` decoder (its run arrays carry over from chunk to
+    /// chunk) and `storedRows`, the rows the chunk holds (a tile's rows below the image are
+    /// decoded too, then dropped).
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
-                       limits: DecodeLimits = .default) throws(DecodeError) -> Outcome {
+                       limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0) throws(DecodeError) -> Outcome {
         var input = stored
         if layout.reversedBits {
             input = ArraySlice(stored.map { reversedBits[Int($0)] })
@@ -46,6 +49,23 @@ enum TIFFDecompressor {
             let result = inflate(input, into: &output)
             decoded = result.written
             problem = result.problem
+        case 2, 3, 4:
+            guard var fax = ccitt.take() else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                                  TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+            }
+            let rowBytes = max(1, layout.chunkRowBytes)
+            let result = fax.decode(input, rows: max(storedRows, expected / rowBytes), rowBytes: rowBytes,
+                                    keptRows: expected / rowBytes, into: &output)
+            ccitt = fax
+            // libtiff's decoder returns failure for the strip: the rows painted so far are what
+            // there is. Success may still come with problems (a Group 4 strip ending early).
+            decoded = result.succeeded ? expected : result.rowsPainted * rowBytes
+            if let first = result.problems.first {
+                problem = "CCITT: \(first)" + (result.problemCount > 1 ? " (\(result.problemCount) problems in this strip or tile)" : "")
+            } else if !result.succeeded {
+                problem = "CCITT: the strip or tile could not be decoded"
+            }
         case 7:
             let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written

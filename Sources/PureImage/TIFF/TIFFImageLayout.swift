@@ -33,6 +33,8 @@ struct TIFFImageLayout {
     let referenceBlackWhite: [Double]
     let ycbcrCoefficients: [Double]
     let jpegTables: [UInt8]?
+    /// Compression 2, 3, 4: which CCITT coding (T4Options bit 0 chooses 2-D for Group 3).
+    let ccittScheme: CCITTFaxDecoder.Scheme?
 
     /// Strips or tiles: the size of one chunk (strips are image-wide).
     let chunkWidth: Int
@@ -91,9 +93,22 @@ struct TIFFImageLayout {
 
         compression = try directory.integer(TIFFTag.compression, reader: reader, default: 1) ?? 1
         switch compression {
-        case 1, 5, 7, 8, 32946, 32773: break
+        case 1, 5, 7, 8, 32946, 32773: ccittScheme = nil
+        case 2: ccittScheme = .modifiedHuffman
+        case 3:
+            // T4Options (§11 / T.4): bit 0 = 2-D coding, bit 1 = uncompressed mode (met as an
+            // extension code, which libtiff reports and does not decode), bit 2 = fill bits
+            // before EOLs (skipped by the EOL synchronisation anyway).
+            let options = try directory.integer(TIFFTag.t4Options, reader: reader, default: 0) ?? 0
+            ccittScheme = options & 1 == 1 ? .group3TwoDimensional : .group3OneDimensional
+        case 4: ccittScheme = .group4
         default:
             throw fail(.unsupported, .unsupportedCompression(code: compression, name: TIFFTag.compressionName(compression)))
+        }
+        if ccittScheme != nil {
+            // libtiff's Fax3SetupState: "Bits/sample must be 1 for Group 3/4 encoding/decoding".
+            guard bps == 1 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (CCITT)", value: bps)) }
+            guard samples == 1 else { throw fail(.unsupported, .unsupportedLayout("CCITT compression with \(samples) samples per pixel")) }
         }
 
         let extras = try directory.integers(TIFFTag.extraSamples, reader: reader, maxCount: 65535) ?? []
@@ -119,9 +134,10 @@ struct TIFFImageLayout {
             guard let photometric = Photometric(rawValue: value) else { throw fail(.unsupported, .unsupportedPhotometric(value)) }
             self.photometric = photometric
         } else {
-            // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero, 3 → RGB.
+            // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero (WhiteIsZero for
+            // CCITT data, as fax is), 3 → RGB.
             switch colorChannels {
-            case 1: photometric = .blackIsZero
+            case 1: photometric = ccittScheme == nil ? .blackIsZero : .whiteIsZero
             case 3: photometric = .rgb
             default: throw fail(.malformed, .missingField("PhotometricInterpretation"))
             }
@@ -215,6 +231,9 @@ struct TIFFImageLayout {
         } else {
             // §8 RowsPerStrip: default 2^32 − 1, i.e. one strip; 0 is treated the same (libtiff).
             var rows = try directory.integer(TIFFTag.rowsPerStrip, reader: reader, default: height) ?? height
+            // A LONG8 value beyond 32 bits: libtiff refuses the IFD ("Incorrect value for
+            // RowsPerStrip"), as it reads the field as a 32-bit number.
+            guard rows <= Int(UInt32.max) else { throw fail(.malformed, .invalidValue(field: "RowsPerStrip", value: rows)) }
             if rows <= 0 || rows > height { rows = height }
             isTiled = false
             chunkWidth = width

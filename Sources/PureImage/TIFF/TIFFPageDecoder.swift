@@ -20,6 +20,8 @@ final class TIFFPageDecoder {
     private(set) var warnings: [DecodeWarning] = []
     /// Set when a chunk's bytes run past the end of the input and it decoded short.
     private(set) var truncatedAt: Int?
+    /// CCITT pages: the decoder whose run arrays persist from chunk to chunk (libtiff's do).
+    private var ccitt: CCITTFaxDecoder?
 
     init(layout: TIFFImageLayout, endianness: Endianness, limits: DecodeLimits, rowSink: ((Bitmap) -> Void)? = nil) {
         self.layout = layout
@@ -98,6 +100,9 @@ final class TIFFPageDecoder {
         var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: planeBytes), count: layout.planeCount)
         let chunkRowBytes = layout.chunkRowBytes
         let bitsPerPixel = layout.bitsPerSample * layout.samplesPerPlane
+        if let scheme = layout.ccittScheme, ccitt == nil {
+            ccitt = try CCITTFaxDecoder(scheme: scheme, width: layout.chunkWidth, limits: limits)
+        }
         for plane in 0..<layout.planeCount {
             for across in 0..<layout.chunksAcross {
                 let index = plane * layout.chunksPerPlane + band * layout.chunksAcross + across
@@ -106,7 +111,8 @@ final class TIFFPageDecoder {
                 // tiny file declaring a 40000 × 40000 tile costs one row).
                 let expected = try SizeMath.allocationSize(rows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
                 guard let chunk = chunkBytes(index, in: bytes) else { continue }
-                var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits)
+                var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
+                                                          ccitt: &ccitt, storedRows: layout.isTiled ? layout.chunkHeight : rows)
                 if let problem = outcome.problem {
                     warnings.append(DecodeWarning(offset: chunk.offset, problem))
                     if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
@@ -164,7 +170,8 @@ final class TIFFPageDecoder {
             let index = band * layout.chunksAcross + across
             let left = across * layout.chunkWidth
             guard let chunk = chunkBytes(index, in: bytes) else { continue }
-            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits)
+            var noCCITT: CCITTFaxDecoder?
+            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits, ccitt: &noCCITT)
             if let problem = outcome.problem {
                 warnings.append(DecodeWarning(offset: chunk.offset, problem))
                 if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }

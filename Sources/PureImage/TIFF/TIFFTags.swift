@@ -14,6 +14,8 @@ enum TIFFTag {
     static let rowsPerStrip = 278            // §8
     static let stripByteCounts = 279         // §8
     static let planarConfiguration = 284     // §8
+    static let t4Options = 292               // §11
+    static let t6Options = 293               // §11
     static let predictor = 317               // §14
     static let colorMap = 320                // §8
     static let tileWidth = 322               // §15
@@ -121,6 +123,7 @@ enum TIFFTag {
         case 6: return "old-style JPEG"
         case 7: return "JPEG"
         case 8, 32946: return "Deflate"
+        case 32771: return "CCITT RLEW"
         case 32773: return "PackBits"
         case 32809: return "ThunderScan"
         case 34676: return "SGI LogLuv"
