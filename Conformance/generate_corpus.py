@@ -823,7 +823,10 @@ def tiff_file(samples, bits, photometric, extra=None, colormap=None, big_endian=
                 piece = piece.astype(np.int64)
                 piece[:, 1:] = piece[:, 1:] - piece[:, :-1]
                 piece %= 1 << bits
-            if bits == 16:
+            if samples.dtype.kind in "fi":  # IEEE floats (16/32 bits) or signed integers
+                kind = "f" if samples.dtype.kind == "f" else "i"
+                raw = np.ascontiguousarray(piece.astype(e + kind + str(bits // 8))).tobytes()
+            elif bits == 16:
                 raw = np.ascontiguousarray(piece.astype(e + "u2")).tobytes()
             elif bits == 8:
                 raw = np.ascontiguousarray(piece.astype(np.uint8)).tobytes()
@@ -847,6 +850,8 @@ def tiff_file(samples, bits, photometric, extra=None, colormap=None, big_endian=
         tags.append((332, 3, [1]))
     if extra is not None:
         tags.append((338, 3, [extra]))
+    if samples.dtype.kind in "fi":  # SampleFormat: 3 IEEE float, 2 signed integer
+        tags.append((339, 3, [3 if samples.dtype.kind == "f" else 2] * c))
     tags.sort()
     ifd_off = 8 + len(data) + (len(data) & 1)
     extra_off = ifd_off + 2 + 12 * len(tags) + 4
@@ -885,7 +890,7 @@ def gen_tiff(cp):
     def variants(name, image, desc, bits, comps, planars, build):
         """Every compression x layout x planar configuration x byte order of one picture.
         build(**kw) -> TIFF bytes from tiff_file; its uncompressed output is the tiffcp input.
-        16-bit separate tiles come from build itself: tiffcp 4.5.0 garbles them."""
+        16- and 32-bit separate tiles come from build itself: tiffcp 4.5.0 garbles them."""
         bases = {}
         for planar in planars:
             bases[planar] = cp.tmp("%s_%s.tif" % (name, planar))
@@ -898,12 +903,17 @@ def gen_tiff(cp):
                     lname, largs = JPEG_STRIPS
                 for planar in planars:
                     for oname, oarg in ORDERS:
+                        if cname.endswith("fpred") and oname == "big":
+                            # libtiff 4.5 swaps big-endian float samples before its floating-
+                            # point predictor shuffles their bytes, so tiffcp's big-endian files
+                            # hold other values (libtiff reads them back as swapped floats).
+                            continue
                         rel = "tiff/%s_%s_%s_%s_%s.tif" % (name, cname, lname, planar, oname)
-                        if bits == 16 and planar == "separate" and lname == "tiles16":
+                        if bits >= 16 and planar == "separate" and lname == "tiles16":
                             if cname not in OWN_CODECS:
                                 failed.append(rel)
                                 continue
-                            tool = "generate_corpus.py (tiffcp 4.5.0 garbles 16-bit separate tiles)"
+                            tool = "generate_corpus.py (tiffcp 4.5.0 garbles 16/32-bit separate tiles)"
                             with open(cp.path(rel), "wb") as f:
                                 f.write(build(big_endian=oname == "big", separate=True, tile=16,
                                               deflate=cname != "none", predictor=cname == "deflate_pred2"))
@@ -994,6 +1004,35 @@ def gen_tiff(cp):
         variants("cmyk%d" % bits, "cmyk%d" % bits, "separated CMYK (InkSet=1) %d-bit" % bits, bits,
                  [("none", "none"), ("lzw", "lzw"), ("deflate_pred2", "zip:2")], both,
                  lambda **kw: tiff_file(cmyk, bits, 5, ink=True, **kw))
+    # Floating point (SampleFormat 3) and signed samples: every variant must give the same
+    # native pixels; tiffcp's :3 is the floating-point predictor (Technical Note 3).
+    float_comps = [("none", "none"), ("lzw", "lzw"), ("lzw_pred2", "lzw:2"), ("lzw_fpred", "lzw:3"),
+                   ("deflate_fpred", "zip:3")]
+    f32 = (rgb * 1.25 - 0.1).astype(np.float32)          # some values outside 0…1, as HDR data has
+    variants("float32rgb", "float32rgb", "rgb 32-bit IEEE float", 32, float_comps, both,
+             lambda **kw: tiff_file(f32, 32, 2, **kw))
+    variants("float32gray", "float32gray", "gray 32-bit IEEE float", 32, float_comps, ["contig"],
+             lambda **kw: tiff_file(gray_of(f32)[..., None].astype(np.float32), 32, 1, **kw))
+    variants("float16gray", "float16gray", "gray 16-bit IEEE half float", 16,
+             [c for c in float_comps if c[0] != "lzw_pred2"], ["contig"],
+             lambda **kw: tiff_file(gray_of(rgb)[..., None].astype(np.float16), 16, 1, **kw))
+    i16 = (quant(gray_of(rgb), 16).astype(np.int64) - 32768).astype(np.int16)[..., None]
+    variants("gray16signed", "gray16signed", "gray 16-bit signed", 16, [("none", "none"), ("lzw_pred2", "lzw:2")],
+             ["contig"], lambda **kw: tiff_file(i16, 16, 1, **kw))
+    # CIELab from ImageMagick (-strip: no timestamps), 8 and 16 bits, and LZW copies.
+    source_png = cp.tmp("lab_source.png")
+    Image.fromarray(quant(rgb, 8).astype(np.uint8)).save(source_png)
+    for depth in (8, 16):
+        rel = "tiff/lab%d_imagemagick.tif" % depth
+        if run(["convert", source_png, "-depth", str(depth), "-strip", "-colorspace", "Lab", cp.path(rel)], check=False):
+            cp.add(rel, "tiff", "valid", "image=tiff-lab%d; CIELab %d-bit (photometric 8); written by ImageMagick "
+                   "convert -colorspace Lab" % (depth, depth))
+            lzw = "tiff/lab%d_imagemagick_lzw_tiles16.tif" % depth
+            if run(["tiffcp", "-c", "lzw", "-t", "-w", "16", "-l", "16", cp.path(rel), cp.path(lzw)], check=False):
+                cp.add(lzw, "tiff", "valid", "image=tiff-lab%d; CIELab %d-bit, LZW tiles; lossless; written by tiffcp"
+                       % (depth, depth))
+        else:
+            failed.append(rel)
     # our writer's own files: one strip, both byte orders
     for big in (False, True):
         order = "big" if big else "little"

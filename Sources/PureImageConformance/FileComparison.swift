@@ -205,6 +205,7 @@ public enum FileComparison {
             ours = (image, source.truncation != nil)
         } catch {
             classifyRejection(error, reference: reference, into: &report)
+            compareTIFFSamples(bytes, into: &report)
             return
         }
         judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
@@ -226,6 +227,26 @@ public enum FileComparison {
         }
         if report.verdict == .identical && reference.status == .warning {
             report.detail = "libtiff warned: \(reference.message)"
+        }
+        compareTIFFSamples(bytes, into: &report)
+    }
+
+    /// TIFF below the photometric interpretation (SampleComparison.swift): page 0's decoded
+    /// samples against libtiff's. Samples that differ make the file mismatched whatever the
+    /// RGBA comparison said; equal samples make a file whose RGBA one side cannot render
+    /// (12-bit, float, Lab, … which libtiff's RGBA interface refuses) identical.
+    static func compareTIFFSamples(_ bytes: [UInt8], into report: inout FileReport) {
+        let comparable: Set<Verdict> = [.identical, .withinTolerance, .referenceRejected, .unsupported, .oursRejected]
+        guard comparable.contains(report.verdict) else { return }
+        let theirs = ReferenceDecoders.tiffSamples(bytes)
+        guard theirs.status != .rejected,
+              let ours = try? ImageSource(bytes: bytes).decodedSamples() else { return }
+        if let difference = SampleComparison.difference(ours, theirs) {
+            report.verdict = .mismatched
+            report.detail = difference + (report.detail.isEmpty ? "" : "; RGBA: " + report.detail)
+        } else if report.verdict != .identical && report.verdict != .withinTolerance {
+            report.verdict = .identical
+            report.detail = "decoded samples identical; RGBA not compared: " + report.detail
         }
     }
 

@@ -129,6 +129,7 @@ final class TIFFDecoder: FormatDecoder {
                         page = current
                     } else {
                         let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
+                        try TIFFRendering.checkRenderable(layout)
                         page = TIFFPageDecoder(layout: layout, endianness: endianness, limits: options.limits,
                                                rowSink: index == 0 ? rowSink : nil)
                         pageInProgress = page

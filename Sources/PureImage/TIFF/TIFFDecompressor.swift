@@ -179,41 +179,74 @@ enum TIFFDecompressor {
         return (written, nil)
     }
 
-    /// 16-bit samples in a little-endian file become big-endian (`PixelFormat` `.default`
-    /// order), so the predictor and rendering never branch on the file's byte order.
+    /// 16-, 24-, 32- and 64-bit samples in a little-endian file become big-endian (`PixelFormat`
+    /// `.default` order), so the predictor and rendering never branch on the file's byte order.
+    /// Other depths are bit-packed and have no byte order (libtiff swaps exactly these four).
     static func normaliseByteOrder(_ bytes: inout [UInt8], layout: TIFFImageLayout, endianness: Endianness) {
-        guard layout.bitsPerSample == 16, endianness == .littleEndian else { return }
+        let size = layout.bitsPerSample / 8
+        guard [16, 24, 32, 64].contains(layout.bitsPerSample), endianness == .littleEndian else { return }
         var index = 0
-        while index + 1 < bytes.count {
-            bytes.swapAt(index, index + 1)
-            index += 2
+        while index + size <= bytes.count {
+            bytes[index ..< index + size].reverse()
+            index += size
         }
     }
 
     /// §14 Differencing Predictor 2: "each sample … is the difference from the previous sample
-    /// in the same row" (per component, modulo 2^bits). Undoes it row by row in place; 16-bit
-    /// samples are big-endian here.
+    /// in the same row" (per component, modulo 2^bits). Undoes it row by row in place, for 8-,
+    /// 16-, 32- and 64-bit samples (the depths libtiff takes); wider samples are big-endian here.
     static func undoPredictor(_ bytes: inout [UInt8], rowBytes: Int, rows: Int, samplesPerPixel: Int, bitsPerSample: Int) {
         let stride = samplesPerPixel
+        let size = bitsPerSample / 8
         for row in 0..<rows {
             let start = row * rowBytes
             guard start + rowBytes <= bytes.count else { return }
-            if bitsPerSample == 8 {
+            if size == 1 {
                 var index = start + stride
                 while index < start + rowBytes {
                     bytes[index] = bytes[index] &+ bytes[index - stride]
                     index += 1
                 }
-            } else {
-                let samples = rowBytes / 2
-                var sample = stride
-                while sample < samples {
-                    let here = start + 2 * sample, before = here - 2 * stride
-                    let value = (UInt16(bytes[here]) << 8 | UInt16(bytes[here + 1])) &+ (UInt16(bytes[before]) << 8 | UInt16(bytes[before + 1]))
-                    bytes[here] = UInt8(value >> 8)
-                    bytes[here + 1] = UInt8(value & 0xFF)
-                    sample += 1
-                }
+                continue
+            }
+            func word(_ at: Int) -> UInt64 {
+                var value: UInt64 = 0
+                for k in 0..<size { value = value << 8 | UInt64(bytes[at + k]) }
+                return value
+            }
+            let samples = rowBytes / size
+            var sample = stride
+            while sample < samples {
+                let here = start + size * sample
+                // Wrapping 64-bit addition keeps the low `8 × size` bits right.
+                let value = word(here) &+ word(here - size * stride)
+                for k in 0..<size { bytes[here + k] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (size - 1 - k))) }
+                sample += 1
+            }
+        }
+    }
+
+    /// Predictor 3, floating point (Adobe Photoshop TIFF Technical Note 3): each row stores its
+    /// samples' bytes as byte planes — all most significant bytes, then all next bytes, … — with
+    /// each byte the difference from the byte `samplesPerPixel` before it. Undoes both, in place,
+    /// leaving big-endian samples (the planes are big-endian whatever the file's byte order, so
+    /// nothing else is swapped; libtiff's fpAcc).
+    static func undoFloatingPointPredictor(_ bytes: inout [UInt8], rowBytes: Int, rows: Int, samplesPerPixel: Int, bitsPerSample: Int) {
+        let stride = samplesPerPixel
+        let size = bitsPerSample / 8
+        let samples = rowBytes / size
+        var planes = [UInt8](repeating: 0, count: rowBytes)
+        for row in 0..<rows {
+            let start = row * rowBytes
+            guard start + rowBytes <= bytes.count else { return }
+            var index = start + stride
+            while index < start + rowBytes {
+                bytes[index] = bytes[index] &+ bytes[index - stride]
+                index += 1
+            }
+            planes.replaceSubrange(0..<rowBytes, with: bytes[start ..< start + rowBytes])
+            for sample in 0..<samples {
+                for k in 0..<size { bytes[start + sample * size + k] = planes[k * samples + sample] }
             }
         }
     }

@@ -3,7 +3,10 @@
 struct TIFFImageLayout {
     enum Photometric: Int {
         case whiteIsZero = 0, blackIsZero = 1, rgb = 2, palette = 3, transparencyMask = 4
-        case separated = 5, ycbcr = 6, cieLab = 8
+        case separated = 5, ycbcr = 6, cieLab = 8, iccLab = 9, ituLab = 10
+        case logL = 32844, logLuv = 32845
+        /// Any other value (kept in `photometricCode`): decodable samples, no rendering.
+        case unknown = -1
     }
     /// ExtraSamples (§8) meaning of the first extra sample.
     enum Alpha { case none, associated, unassociated }
@@ -13,15 +16,21 @@ struct TIFFImageLayout {
     let height: Int
     /// 1, 2, 4, 8 or 16 (all samples the same size).
     let bitsPerSample: Int
+    /// §19 SampleFormat: 1 unsigned, 2 signed, 3 IEEE float, 4 undefined (read as unsigned),
+    /// 5 and 6 complex (decoded, never rendered).
+    let sampleFormat: Int
     /// 1 ... 65535.
     let samplesPerPixel: Int
     let compression: Int
     let photometric: Photometric
+    /// The PhotometricInterpretation value as stored (or inferred when absent).
+    let photometricCode: Int
     /// §8 FillOrder 2: the bits of each byte are stored least significant first.
     let reversedBits: Bool
     /// PlanarConfiguration 2 with more than one sample (libtiff's isContig rule).
     let isPlanar: Bool
-    /// 1 (none) or 2 (horizontal differencing).
+    /// 1 (none), 2 (horizontal differencing, §14) or 3 (floating point, Technical Note 3) —
+    /// 1 for codecs libtiff applies no predictor to (none, PackBits, CCITT, JPEG).
     let predictor: Int
     let extraSamples: [Int]
     let alpha: Alpha
@@ -83,13 +92,22 @@ struct TIFFImageLayout {
         samplesPerPixel = samples
         let bits = try directory.integers(TIFFTag.bitsPerSample, reader: reader, maxCount: 65535) ?? [1]
         let bps = bits.first ?? 1
-        // libtiff uses the first value for every sample; so do we.
-        guard [1, 2, 4, 8, 16].contains(bps) else { throw fail(.unsupported, .unsupportedBitsPerSample(bps)) }
+        // libtiff uses the first value for every sample; so do we. Any depth up to 64 bits is
+        // decoded (the samples); which depths render is TIFFRendering's business.
+        guard (1...64).contains(bps) else { throw fail(.malformed, .invalidValue(field: "BitsPerSample", value: bps)) }
         bitsPerSample = bps
-        let sampleFormat = try directory.integer(TIFFTag.sampleFormat, reader: reader, default: 1) ?? 1
+        var sampleFormat = try directory.integer(TIFFTag.sampleFormat, reader: reader, default: 1) ?? 1
+        // SGI's older DataType tag (32996: 0 void, 1 signed, 2 unsigned, 3 float) sets the same
+        // field in libtiff, after SampleFormat (tags are read in order), so it wins.
+        if let dataType = try directory.integer(TIFFTag.dataType, reader: reader) {
+            let mapped = [0: 4, 1: 2, 2: 1, 3: 3]
+            guard let format = mapped[dataType] else { throw fail(.malformed, .invalidValue(field: "DataType", value: dataType)) }
+            sampleFormat = format
+        }
         // §19: 1 unsigned, 2 signed (rendered as unsigned, as libtiff's RGBA interface does),
-        // 3 IEEE float, 4 undefined (treated as unsigned).
-        guard sampleFormat != 3 else { throw fail(.unsupported, .unsupportedSampleFormat(sampleFormat)) }
+        // 3 IEEE float, 4 undefined (treated as unsigned); libtiff refuses other values.
+        guard (1...6).contains(sampleFormat) else { throw fail(.malformed, .invalidValue(field: "SampleFormat", value: sampleFormat)) }
+        self.sampleFormat = sampleFormat
 
         compression = try directory.integer(TIFFTag.compression, reader: reader, default: 1) ?? 1
         switch compression {
@@ -131,8 +149,8 @@ struct TIFFImageLayout {
 
         let colorChannels = samples - extras.count
         if let value = photometricValue {
-            guard let photometric = Photometric(rawValue: value) else { throw fail(.unsupported, .unsupportedPhotometric(value)) }
-            self.photometric = photometric
+            photometric = Photometric(rawValue: value) ?? .unknown
+            photometricCode = value
         } else {
             // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero (WhiteIsZero for
             // CCITT data, as fax is), 3 → RGB.
@@ -141,16 +159,10 @@ struct TIFFImageLayout {
             case 3: photometric = .rgb
             default: throw fail(.malformed, .missingField("PhotometricInterpretation"))
             }
+            photometricCode = photometric.rawValue
         }
-        switch photometric {
-        case .transparencyMask, .cieLab: throw fail(.unsupported, .unsupportedPhotometric(photometric.rawValue))
-        case .rgb where colorChannels < 3:
-            throw fail(.unsupported, .unsupportedLayout("RGB with \(colorChannels) colour channels"))
-        case .separated where samples < 4:
-            throw fail(.unsupported, .unsupportedLayout("CMYK with \(samples) samples per pixel"))
-        case .ycbcr where samples < 3:
+        if photometric == .ycbcr && samples < 3 {
             throw fail(.unsupported, .unsupportedLayout("YCbCr with \(samples) samples per pixel"))
-        default: break
         }
 
         let fill = try directory.integer(TIFFTag.fillOrder, reader: reader, default: 1) ?? 1
@@ -158,21 +170,24 @@ struct TIFFImageLayout {
         let planar = try directory.integer(TIFFTag.planarConfiguration, reader: reader, default: 1) ?? 1
         guard planar == 1 || planar == 2 else { throw fail(.malformed, .invalidValue(field: "PlanarConfiguration", value: planar)) }
         isPlanar = planar == 2 && samples > 1
-        predictor = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
+        // libtiff attaches the predictor to LZW and Deflate (and LZMA, Zstd, …) only; with any
+        // other codec the tag is ignored.
+        let predictorTag = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
+        predictor = [5, 8, 32946].contains(compression) ? predictorTag : 1
         switch predictor {
         case 1: break
-        case 2 where bps == 8 || bps == 16: break
-        default: throw fail(.unsupported, .unsupportedPredictor(value: predictor, bitsPerSample: bps))
+        // libtiff tif_predict.c PredictorSetup refuses other depths, so every strip fails.
+        case 2 where [8, 16, 32, 64].contains(bps): break
+        case 3 where sampleFormat == 3 && [16, 24, 32, 64].contains(bps): break
+        default: throw fail(.malformed, .unsupportedPredictor(value: predictor, bitsPerSample: bps))
         }
         let orientation = try directory.integer(TIFFTag.orientation, reader: reader, default: 1) ?? 1
         self.orientation = (1...8).contains(orientation) ? orientation : 1
         inkSet = try directory.integer(TIFFTag.inkSet, reader: reader, default: 1) ?? 1
-        if photometric == .separated && inkSet != 1 {
-            throw fail(.unsupported, .unsupportedLayout("InkSet \(inkSet) (not CMYK)"))
-        }
 
         if photometric == .palette {
-            guard bps <= 8 else { throw fail(.unsupported, .unsupportedLayout("palette with \(bps)-bit samples")) }
+            // A ColorMap has 3 × 2^bits entries; 8-bit palettes render, 16-bit ones decode.
+            guard bps <= 16 else { throw fail(.unsupported, .unsupportedLayout("palette with \(bps)-bit samples")) }
             let expected = 3 << bps
             guard let map = try directory.integers(TIFFTag.colorMap, reader: reader, maxCount: 3 << 16) else {
                 throw fail(.malformed, .missingField("ColorMap"))
@@ -193,7 +208,7 @@ struct TIFFImageLayout {
             // in JPEGTables). libtiff has libjpeg convert YCbCr to RGB and passes other colour
             // spaces through untransformed; PureImage's JPEG decoder chooses its transform from
             // the stream, so only YCbCr (contiguous) and gray are taken.
-            let acceptable = bps == 8 && predictor == 1 && (((photometric == .ycbcr || photometric == .rgb) && planar == 1 && samples == 3)
+            let acceptable = bps == 8 && (((photometric == .ycbcr || photometric == .rgb) && planar == 1 && samples == 3)
                 || (photometric == .rgb && planar == 2 && samples == 3)
                 || ((photometric == .blackIsZero || photometric == .whiteIsZero) && samples == 1))
             guard acceptable else {

@@ -117,12 +117,19 @@ final class TIFFPageDecoder {
                     warnings.append(DecodeWarning(offset: chunk.offset, problem))
                     if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
                 }
-                TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness)
                 // libtiff (tif_predict.c) undoes the predictor only when the codec reports
                 // success; a chunk that decoded short keeps its differences, and so do we.
-                if layout.predictor == 2 && outcome.decoded == expected {
-                    TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: rows,
-                                                   samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
+                if layout.predictor == 3 {
+                    if outcome.decoded == expected {
+                        TIFFDecompressor.undoFloatingPointPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: rows,
+                                                                    samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
+                    }
+                } else {
+                    TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness)
+                    if layout.predictor == 2 && outcome.decoded == expected {
+                        TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: rows,
+                                                       samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
+                    }
                 }
                 // Place the chunk: byte column of its left edge (tiles are 16-pixel multiples by
                 // §15, so the edge is byte-aligned for every depth; others are refused).
@@ -164,19 +171,9 @@ final class TIFFPageDecoder {
         let unitsAcross = (layout.chunkWidth + h - 1) / h
         // Tiles are stored whole (their rows below the image are decoded and dropped).
         let storedRows = layout.isTiled ? layout.chunkHeight : rows
-        let expected = layout.subsampledChunkBytes(rows: storedRows)
-        _ = try SizeMath.allocationSize(expected, limits: limits, format: .tiff, offset: nil)
-        for across in 0..<layout.chunksAcross {
-            let index = band * layout.chunksAcross + across
+        for (across, chunkData) in try subsampledChunkData(band, rows: rows, bytes: bytes).enumerated() {
             let left = across * layout.chunkWidth
-            guard let chunk = chunkBytes(index, in: bytes) else { continue }
-            var noCCITT: CCITTFaxDecoder?
-            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits, ccitt: &noCCITT)
-            if let problem = outcome.problem {
-                warnings.append(DecodeWarning(offset: chunk.offset, problem))
-                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }
-            }
-            let data = outcome.bytes
+            guard let data = chunkData else { continue }
             for unitRow in 0..<(storedRows + v - 1) / v {
                 for unit in 0..<unitsAcross {
                     let base = (unitRow * unitsAcross + unit) * unitBytes
@@ -197,5 +194,46 @@ final class TIFFPageDecoder {
             }
         }
         return Bitmap(uncheckedWidth: width, height: rows, format: .rgb8, bytesPerRow: width * 3, bytes: rgb)
+    }
+
+    /// The decompressed data units of each chunk of a subsampled YCbCr band, left to right (nil
+    /// where a chunk has no data). Strips hold `rows` rows, tiles all of theirs.
+    private func subsampledChunkData(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> [[UInt8]?] {
+        let storedRows = layout.isTiled ? layout.chunkHeight : rows
+        let expected = layout.subsampledChunkBytes(rows: storedRows)
+        _ = try SizeMath.allocationSize(expected, limits: limits, format: .tiff, offset: nil)
+        var chunks: [[UInt8]?] = []
+        for across in 0..<layout.chunksAcross {
+            guard let chunk = chunkBytes(band * layout.chunksAcross + across, in: bytes) else {
+                chunks.append(nil)
+                continue
+            }
+            var noCCITT: CCITTFaxDecoder?
+            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits, ccitt: &noCCITT)
+            if let problem = outcome.problem {
+                warnings.append(DecodeWarning(offset: chunk.offset, problem))
+                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }
+            }
+            chunks.append(outcome.bytes)
+        }
+        return chunks
+    }
+
+    /// The next band's samples as the codec and predictor leave them (multi-byte samples
+    /// big-endian), before any photometric interpretation: one array per plane, the band's rows
+    /// of `layout.planeRowBytes` bytes — or, for subsampled YCbCr, each chunk's data units.
+    func decodeNextBandSamples(bytes: [UInt8]) throws(DecodeError) -> [[UInt8]] {
+        let band = nextBand
+        let rows = min(layout.chunkHeight, layout.height - band * layout.chunkHeight)
+        let samples: [[UInt8]]
+        if layout.isSubsampledYCbCr {
+            let storedRows = layout.isTiled ? layout.chunkHeight : rows
+            let expected = layout.subsampledChunkBytes(rows: storedRows)
+            samples = try subsampledChunkData(band, rows: rows, bytes: bytes).map { $0 ?? [UInt8](repeating: 0, count: expected) }
+        } else {
+            samples = try decodeBandPlanes(band, rows: rows, bytes: bytes)
+        }
+        nextBand += 1
+        return samples
     }
 }

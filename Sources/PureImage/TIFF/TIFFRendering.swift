@@ -14,10 +14,48 @@
 /// `TIFFRGBAImageBegin` does. Further extra samples are dropped. 16-bit samples are
 /// big-endian (`ByteOrder.default`).
 enum TIFFRendering {
+    /// Whether `layout` can become a `Bitmap` (its samples always decode): the depths, sample
+    /// formats and photometric interpretations below, the same set libtiff's RGBA interface
+    /// renders plus floating point. Throws a typed `unsupported` error otherwise.
+    static func checkRenderable(_ layout: TIFFImageLayout) throws(DecodeError) {
+        func refuse(_ reason: TIFFError) -> DecodeError { DecodeError(.unsupported, format: .tiff, offset: nil, reason) }
+        let bps = layout.bitsPerSample
+        switch layout.sampleFormat {
+        case 3:
+            // IEEE floats (16, 24, 32, 64 bits) render as float gray or RGB (+ alpha).
+            guard [16, 24, 32, 64].contains(bps) else { throw refuse(.unsupportedBitsPerSample(bps)) }
+            guard layout.photometric == .blackIsZero || (layout.photometric == .rgb && layout.colorChannels >= 3) else {
+                throw refuse(.unsupportedLayout("floating-point samples with photometric \(layout.photometricCode)"))
+            }
+            return
+        case 5, 6:
+            throw refuse(.unsupportedSampleFormat(layout.sampleFormat))
+        default:
+            guard [1, 2, 4, 8, 16].contains(bps) else { throw refuse(.unsupportedBitsPerSample(bps)) }
+        }
+        switch layout.photometric {
+        case .transparencyMask, .cieLab, .iccLab, .ituLab, .logL, .logLuv, .unknown:
+            throw refuse(.unsupportedPhotometric(layout.photometricCode))
+        case .rgb where layout.colorChannels < 3:
+            throw refuse(.unsupportedLayout("RGB with \(layout.colorChannels) colour channels"))
+        case .separated where layout.samplesPerPixel < 4:
+            throw refuse(.unsupportedLayout("CMYK with \(layout.samplesPerPixel) samples per pixel"))
+        case .separated where layout.inkSet != 1:
+            throw refuse(.unsupportedLayout("InkSet \(layout.inkSet) (not CMYK)"))
+        case .palette where bps > 8:
+            throw refuse(.unsupportedLayout("palette with \(bps)-bit samples"))
+        default:
+            break
+        }
+    }
+
     /// Renders `rows` rows (default: the whole page) from planes holding those rows.
     static func render(layout: TIFFImageLayout, planes: [[UInt8]], planeRowBytes: Int, rows: Int? = nil,
                        limits: DecodeLimits = .default) throws(DecodeError) -> Bitmap {
         let width = layout.width, height = rows ?? layout.height
+        if layout.sampleFormat == 3 {
+            return try renderFloat(layout: layout, planes: planes, planeRowBytes: planeRowBytes, rows: height, limits: limits)
+        }
         let bps = layout.bitsPerSample
         let bytesPerSample = bps == 16 ? 2 : 1
         let spp = layout.samplesPerPixel
@@ -185,8 +223,8 @@ enum TIFFRendering {
             }
             return try makeBitmap(.rgb8, rgb)
 
-        case .transparencyMask, .cieLab:
-            throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometric.rawValue))
+        case .transparencyMask, .cieLab, .iccLab, .ituLab, .logL, .logLuv, .unknown:
+            throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
         }
     }
 }

@@ -30,6 +30,7 @@ enum TIFFTag {
     static let ycbcrSubsampling = 530        // §21
     static let ycbcrPositioning = 531        // §21
     static let referenceBlackWhite = 532     // §20
+    static let dataType = 32996              // SGI, before SampleFormat
 
     /// Names for `pureimage inspect` (TIFF 6.0 Appendix A, plus common private tags).
     static func name(_ tag: Int) -> String {
@@ -105,6 +106,7 @@ enum TIFFTag {
         case 33432: return "Copyright"
         case 33723: return "IPTC"
         case 34377: return "Photoshop"
+        case 32996: return "DataType (SGI)"
         case 34665: return "ExifIFD"
         case 34675: return "ICCProfile"
         case 34853: return "GPSIFD"

@@ -17,7 +17,10 @@ import Testing
         var files: [[UInt8]] = [TIFFBuilder.gray8(.big, width: 5, height: 4, pixels: Array(0..<20)).build()]
         let root = packageRoot() + "/Conformance/generated/tiff/"
         for name in ["rgb8_lzw_tiles16_contig_little.tif", "rgba_unassoc16_deflate_pred2_strips_r7_separate_big.tif",
-                     "palette4_packbits_strips_r7_contig_big.tif", "gray16_lzw_tiles16_contig_little.tif"] {
+                     "palette4_packbits_strips_r7_contig_big.tif", "gray16_lzw_tiles16_contig_little.tif",
+                     "bilevel_g4_strips_r7_contig_little.tif", "bilevel_g3_2d_tiles16_contig_big.tif", "bilevel_mh_strips.tif",
+                     "rgb8_lzw_bigtiff.tif", "float32rgb_lzw_fpred_strips_r7_contig_little.tif",
+                     "float16gray_deflate_fpred_tiles16_contig_little.tif"] {
             if let bytes = try? ImageFiles.read(root + name) { files.append(bytes) }
         }
         return files
@@ -38,6 +41,7 @@ import Testing
                     bytes[index] = UInt8(truncatingIfNeeded: random.next())
                 }
                 if (try? decodeTIFF(bytes, options: options)) != nil { decoded += 1 } else { refused += 1 }
+                _ = try? TIFFSampleReader.decode(bytes, page: 0, limits: limits)   // the samples layer too
             }
         }
         #expect(decoded + refused >= 300)
