@@ -58,9 +58,9 @@ enum TIFFDecompressor {
             let result = fax.decode(input, rows: max(storedRows, expected / rowBytes), rowBytes: rowBytes,
                                     keptRows: expected / rowBytes, into: &output)
             ccitt = fax
-            // libtiff's decoder returns failure for the strip: the rows painted so far are what
-            // there is. Success may still come with problems (a Group 4 strip ending early).
-            decoded = result.succeeded ? expected : result.rowsPainted * rowBytes
+            // The rows painted are what the strip holds; libtiff leaves the others as they were,
+            // whether it reports failure or (a Group 4 strip ending early) success.
+            decoded = result.rowsPainted * rowBytes
             if let first = result.problems.first {
                 problem = "CCITT: \(first)" + (result.problemCount > 1 ? " (\(result.problemCount) problems in this strip or tile)" : "")
             } else if !result.succeeded {

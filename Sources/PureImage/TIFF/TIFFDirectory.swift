@@ -112,6 +112,7 @@ struct TIFFDirectory {
     let entries: [TIFFEntry]
     let nextOffset: Int
     let endianness: Endianness
+    let variant: TIFFVariant
 
     /// libtiff (tif_dirread.c TIFFFetchDirectory) refuses an IFD of more than 4096 entries:
     /// "Sanity check on directory count failed, this is probably not a valid IFD offset".
@@ -188,7 +189,7 @@ struct TIFFDirectory {
         // §2: "The entries in an IFD must be sorted in ascending order by Tag." libtiff sorts
         // unsorted directories with a warning; a stable sort keeps the first of duplicates first.
         let sorted = entries.enumerated().sorted { ($0.element.tag, $0.offset) < ($1.element.tag, $1.offset) }.map(\.element)
-        return TIFFDirectory(offset: offset, entries: sorted, nextOffset: nextOffset, endianness: endianness)
+        return TIFFDirectory(offset: offset, entries: sorted, nextOffset: nextOffset, endianness: endianness, variant: variant)
     }
 
     /// The first entry with `tag` (libtiff ignores later duplicates).

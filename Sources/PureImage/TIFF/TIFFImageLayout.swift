@@ -29,6 +29,8 @@ struct TIFFImageLayout {
     let reversedBits: Bool
     /// PlanarConfiguration 2 with more than one sample (libtiff's isContig rule).
     let isPlanar: Bool
+    /// The PlanarConfiguration value itself (1 or 2), which some libtiff rules test.
+    let planarConfigurationTag: Int
     /// 1 (none), 2 (horizontal differencing, §14) or 3 (floating point, Technical Note 3) —
     /// 1 for codecs libtiff applies no predictor to (none, PackBits, CCITT, JPEG).
     let predictor: Int
@@ -47,12 +49,12 @@ struct TIFFImageLayout {
 
     /// Strips or tiles: the size of one chunk (strips are image-wide).
     let chunkWidth: Int
-    let chunkHeight: Int
+    var chunkHeight: Int
     let isTiled: Bool
     let chunksAcross: Int
-    let chunksDown: Int
-    let offsets: [Int]
-    let byteCounts: [Int]
+    var chunksDown: Int
+    var offsets: [Int]
+    var byteCounts: [Int]
 
     /// Samples stored per pixel in one plane: all of them (chunky) or one (planar).
     var samplesPerPlane: Int { isPlanar ? 1 : samplesPerPixel }
@@ -170,6 +172,7 @@ struct TIFFImageLayout {
         let planar = try directory.integer(TIFFTag.planarConfiguration, reader: reader, default: 1) ?? 1
         guard planar == 1 || planar == 2 else { throw fail(.malformed, .invalidValue(field: "PlanarConfiguration", value: planar)) }
         isPlanar = planar == 2 && samples > 1
+        planarConfigurationTag = planar
         // libtiff attaches the predictor to LZW and Deflate (and LZMA, Zstd, …) only; with any
         // other codec the tag is ignored.
         let predictorTag = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
@@ -276,31 +279,19 @@ struct TIFFImageLayout {
         // (strips at offset 0 with no bytes, which then decode as missing).
         if offsets.count < needed { offsets += [Int](repeating: 0, count: needed - offsets.count) }
         self.offsets = Array(offsets.prefix(needed))
-        let fileSize = reader.window.upperBound
-        let rowBytes = (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8
-        if var counts = try directory.integers(countSource, reader: reader, maxCount: needed, readingAtMost: needed), !counts.isEmpty {
-            if counts.count < needed { counts += [Int](repeating: 0, count: needed - counts.count) }
-            var fixed = Array(counts.prefix(needed))
-            // libtiff (tif_dirread.c ByteCountLooksBad): a single uncompressed strip whose byte
-            // count is 0, or smaller than the strip while the file holds the whole strip, gets
-            // the strip's size instead.
-            if needed == 1 && compression == 1 && !isTiled {
-                let stripBytes = rowBytes * chunkHeight
-                if fixed[0] == 0 || (fixed[0] < stripBytes && self.offsets[0] + stripBytes <= fileSize) { fixed[0] = stripBytes }
-            }
-            byteCounts = fixed
-        } else {
-            // libtiff estimates missing byte counts ("missing required StripByteCounts"): the
-            // uncompressed size, or up to the next chunk (or the end of the file).
-            let chosen = Array(offsets.prefix(needed))
-            let sortedOffsets = chosen.sorted()
-            let stripBytes = rowBytes * (isTiled ? tileLength ?? 0 : chunkHeight)
-            let uncompressed = compression == 1
-            byteCounts = chosen.map { offset in
-                if uncompressed { return stripBytes }
-                let next = sortedOffsets.first { $0 > offset } ?? fileSize
-                return max(0, next - offset)
+        // libtiff's TIFFScanlineSize64: contiguous 3-sample YCbCr counts whole subsampling blocks.
+        var scanlineBytes = (width * bps * (planes > 1 ? 1 : samples) + 7) / 8
+        if planar == 1 && photometric == .ycbcr && samples == 3 {
+            let (h, v) = ycbcrSubsampling
+            if h > 0 && v > 0 {
+                scanlineBytes = ((width + h - 1) / h * (h * v + 2) * bps + 7) / 8 / v
             }
         }
+        let stored = try directory.integers(countSource, reader: reader, maxCount: needed, readingAtMost: needed)
+        byteCounts = try Self.libtiffByteCounts(stored: stored, directory: directory, offsets: self.offsets, compression: compression,
+                                                planarConfiguration: planar, samples: samples, isTiled: isTiled,
+                                                rowBytes: (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8,
+                                                chunkRows: chunkHeight, stripsPerImage: chunksDown, height: height,
+                                                scanline: scanlineBytes, fileSize: reader.window.upperBound, at: at)
     }
 }

@@ -39,7 +39,8 @@ extension ImageSource {
 
 /// Decodes one page's samples with the page decoder's own bands (no rendering).
 enum TIFFSampleReader {
-    static func decode(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> DecodedSamples {
+    /// The header and page `page`'s IFD, walking the chain (loops and the frame limit end it).
+    static func directory(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> (TIFFHeader, TIFFDirectory) {
         let reader = ByteReader(bytes)
         guard bytes.count >= 8 else {
             throw DecodeError(.truncated, format: .tiff, offset: bytes.count, TIFFError.truncated(inside: "the header"))
@@ -59,6 +60,12 @@ enum TIFFSampleReader {
         guard let directory else {
             throw DecodeError(.malformed, format: .tiff, offset: nil, ContainerError.frameOutOfRange(index: page, count: 0))
         }
+        return (header, directory)
+    }
+
+    static func decode(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> DecodedSamples {
+        let (header, directory) = try directory(bytes, page: page, limits: limits)
+        let reader = ByteReader(bytes)
         let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: limits)
         let decoder = TIFFPageDecoder(layout: layout, endianness: header.endianness, limits: limits)
         let spp = layout.samplesPerPixel, bps = layout.bitsPerSample
