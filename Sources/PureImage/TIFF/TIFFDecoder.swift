@@ -128,7 +128,7 @@ final class TIFFDecoder: FormatDecoder {
                     if let current = pageInProgress {
                         page = current
                     } else {
-                        let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
+                        let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits).forRendering()
                         try TIFFRendering.checkRenderable(layout)
                         page = TIFFPageDecoder(layout: layout, endianness: endianness, limits: options.limits,
                                                rowSink: index == 0 ? rowSink : nil)
@@ -195,7 +195,7 @@ final class TIFFDecoder: FormatDecoder {
         }
         let model: ColorModel
         switch layout.photometric {
-        case .whiteIsZero, .blackIsZero: model = .gray
+        case .whiteIsZero, .blackIsZero, .logL: model = .gray
         case .separated: model = .cmyk
         default: model = .rgb
         }

@@ -66,6 +66,15 @@ enum TIFFDecompressor {
             } else if !result.succeeded {
                 problem = "CCITT: the strip or tile could not be decoded"
             }
+        case 34676, 34677:
+            guard let sgiLog = layout.sgiLog else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                                  TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+            }
+            let rowBytes = max(1, layout.chunkRowBytes)
+            let result = sgiLog.decode(input, width: layout.chunkWidth, rows: expected / rowBytes, into: &output)
+            decoded = result.written
+            if !result.succeeded { problem = "SGILog: not enough data at row \(result.written / rowBytes)" }
         case 7:
             let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written

@@ -270,6 +270,34 @@ struct TIFFDirectory {
         return values
     }
 
+    /// Values of a float-valued field as libtiff reads them (TIFFReadDirEntryFloatArray): a
+    /// RATIONAL is `(float)numerator / (float)denominator` (0 when the denominator is 0) —
+    /// divided in single precision, so not `Float(reals(…))` —, a DOUBLE is rounded to float,
+    /// integers are converted.
+    func floats(_ tag: Int, reader: ByteReader) throws(DecodeError) -> [Float]? {
+        guard let entry = entry(tag), let type = entry.type, entry.count <= 4096 else { return nil }
+        if type.isInteger { return try integers(tag, reader: reader, maxCount: 4096)?.map { Float($0) } }
+        try checkInside(entry, reader: reader)
+        var values: [Float] = []
+        do throws(ByteReaderError) {
+            for index in 0..<entry.count {
+                let at = entry.valueOffset + index * type.size
+                switch type {
+                case .rational, .srational:
+                    let n = try reader.getUInt32(at: at, endianness), d = try reader.getUInt32(at: at + 4, endianness)
+                    let numerator = type == .rational ? Float(n) : Float(Int32(bitPattern: n))
+                    values.append(d == 0 ? 0 : numerator / Float(d))
+                case .float: values.append(Float(bitPattern: try reader.getUInt32(at: at, endianness)))
+                case .double: values.append(Float(Double(bitPattern: try reader.getUInt64(at: at, endianness))))
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        return values
+    }
+
     /// The raw value bytes of `tag` (for JPEGTables, ICC profiles and the like).
     func bytes(_ tag: Int, reader: ByteReader, limit: Int) throws(DecodeError) -> [UInt8]? {
         guard let entry = entry(tag), entry.type != nil else { return nil }

@@ -15,10 +15,10 @@ struct TIFFImageLayout {
     let width: Int
     let height: Int
     /// 1, 2, 4, 8 or 16 (all samples the same size).
-    let bitsPerSample: Int
+    var bitsPerSample: Int
     /// §19 SampleFormat: 1 unsigned, 2 signed, 3 IEEE float, 4 undefined (read as unsigned),
     /// 5 and 6 complex (decoded, never rendered).
-    let sampleFormat: Int
+    var sampleFormat: Int
     /// 1 ... 65535.
     let samplesPerPixel: Int
     let compression: Int
@@ -44,6 +44,10 @@ struct TIFFImageLayout {
     let referenceBlackWhite: [Double]
     let ycbcrCoefficients: [Double]
     let jpegTables: [UInt8]?
+    /// WhitePoint (x, y) as libtiff reads it (floats), for CIELab.
+    let whitePoint: [Double]?
+    /// Compression 34676 / 34677: the LogLuv decoder and the data format it produces.
+    var sgiLog: SGILogDecoder?
     /// Compression 2, 3, 4: which CCITT coding (T4Options bit 0 chooses 2-D for Group 3).
     let ccittScheme: CCITTFaxDecoder.Scheme?
 
@@ -113,7 +117,7 @@ struct TIFFImageLayout {
 
         compression = try directory.integer(TIFFTag.compression, reader: reader, default: 1) ?? 1
         switch compression {
-        case 1, 5, 7, 8, 32946, 32773: ccittScheme = nil
+        case 1, 5, 7, 8, 32946, 32773, 34676, 34677: ccittScheme = nil
         case 2: ccittScheme = .modifiedHuffman
         case 3:
             // T4Options (§11 / T.4): bit 0 = 2-D coding, bit 1 = uncompressed mode (met as an
@@ -203,8 +207,32 @@ struct TIFFImageLayout {
 
         let subsampling = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16) ?? [2, 2]
         ycbcrSubsampling = (subsampling.first ?? 2, subsampling.count > 1 ? subsampling[1] : 2)
-        referenceBlackWhite = try directory.reals(TIFFTag.referenceBlackWhite, reader: reader) ?? []
-        ycbcrCoefficients = try directory.reals(TIFFTag.ycbcrCoefficients, reader: reader) ?? []
+        var sgiLogCoding: SGILogDecoder.Coding?
+        if compression == 34676 || compression == 34677 {
+            switch photometric {
+            case .logL: sgiLogCoding = .logL16
+            case .logLuv: sgiLogCoding = compression == 34677 ? .logLuv24 : .logLuv32
+            default:
+                // LogLuvSetupDecode: "Inappropriate photometric interpretation for SGILog compression".
+                throw fail(.malformed, .unsupportedLayout("SGILog compression with photometric \(photometricCode)"))
+            }
+        }
+        // libtiff keeps these as floats (RATIONAL divided in single precision).
+        referenceBlackWhite = try directory.floats(TIFFTag.referenceBlackWhite, reader: reader)?.map(Double.init) ?? []
+        ycbcrCoefficients = try directory.floats(TIFFTag.ycbcrCoefficients, reader: reader)?.map(Double.init) ?? []
+        whitePoint = try directory.floats(TIFFTag.whitePoint, reader: reader)?.map(Double.init)
+        if let coding = sgiLogCoding {
+            // tif_luv.c LogLuvSetupDecode: LogL needs 1 sample, LogLuv contiguous samples, and
+            // the file's own sample description must name a data format it can produce.
+            guard coding != .logL16 || samples == 1 else { throw fail(.malformed, .unsupportedLayout("LogL with \(samples) samples per pixel")) }
+            guard coding == .logL16 || planar == 1 else { throw fail(.malformed, .unsupportedLayout("SGILog with separate planes")) }
+            guard let format = SGILogDecoder.guessFormat(coding: coding, bitsPerSample: bps, sampleFormat: sampleFormat, samplesPerPixel: samples) else {
+                throw fail(.malformed, .unsupportedLayout("SGILog data of \(samples) × \(bps)-bit samples, sample format \(sampleFormat)"))
+            }
+            sgiLog = SGILogDecoder(coding: coding, format: format)
+        } else {
+            sgiLog = nil
+        }
         jpegTables = try directory.bytes(TIFFTag.jpegTables, reader: reader, limit: limits.maxMetadataBytes)
         if compression == 7 {
             // Technical Note 2 JPEG: each strip or tile is a JPEG stream (abbreviated, its tables
@@ -293,5 +321,16 @@ struct TIFFImageLayout {
                                                 rowBytes: (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8,
                                                 chunkRows: chunkHeight, stripsPerImage: chunksDown, height: height,
                                                 scanline: scanlineBytes, fileSize: reader.window.upperBound, at: at)
+    }
+
+    /// The layout pages are rendered from: SGILog data decoded to 8-bit gray / RGB, as libtiff's
+    /// RGBA interface asks for it (SGILOGDATAFMT_8BIT, which also makes BitsPerSample 8).
+    func forRendering() -> TIFFImageLayout {
+        guard let sgiLog, sgiLog.format != .eightBit else { return self }
+        var layout = self
+        layout.sgiLog = SGILogDecoder(coding: sgiLog.coding, format: .eightBit)
+        layout.bitsPerSample = 8
+        layout.sampleFormat = 1
+        return layout
     }
 }

@@ -28,16 +28,20 @@ struct TIFFLibtiffPut {
     let kind: Kind
     let samplesPerPixel: Int
 
-    /// Picks the case for `layout`, or refuses as libtiff's RGBA interface refuses.
-    init(layout: TIFFImageLayout) throws(DecodeError) {
+    /// Picks the case for `layout` (SGILog already made 8-bit, `TIFFImageLayout.forRendering`),
+    /// or refuses as libtiff's RGBA interface refuses; `declared` is the file's own layout,
+    /// whose depth and sample format libtiff checks first.
+    init(layout: TIFFImageLayout, declared: TIFFImageLayout) throws(DecodeError) {
         func refuse(_ why: String) -> DecodeError {
             DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedLayout("libtiff's RGBA interface: \(why)"))
         }
         let bps = layout.bitsPerSample, spp = layout.samplesPerPixel
         samplesPerPixel = spp
         // TIFFRGBAImageOK.
-        guard [1, 2, 4, 8, 16].contains(bps) else { throw refuse("Sorry, can not handle images with \(bps)-bit samples") }
-        guard layout.sampleFormat != 3 else { throw refuse("Sorry, can not handle images with IEEE floating-point samples") }
+        guard [1, 2, 4, 8, 16].contains(declared.bitsPerSample) else {
+            throw refuse("Sorry, can not handle images with \(declared.bitsPerSample)-bit samples")
+        }
+        guard declared.sampleFormat != 3 else { throw refuse("Sorry, can not handle images with IEEE floating-point samples") }
         let alpha: Alpha = layout.alpha == .associated ? .associated : (layout.alpha == .unassociated ? .unassociated : .none)
         switch layout.photometric {
         case .whiteIsZero, .blackIsZero, .palette:
@@ -49,13 +53,32 @@ struct TIFFLibtiffPut {
             if spp < 4 { throw refuse("Sorry, can not handle separated image with Samples/pixel=\(spp)") }
         case .ycbcr:
             break
+        case .logL:
+            if layout.compression != 34676 { throw refuse("Sorry, LogL data must have Compression=34676") }
+        case .logLuv:
+            if layout.compression != 34676 && layout.compression != 34677 { throw refuse("Sorry, LogLuv data must have Compression=34676 or 34677") }
+            if layout.planarConfigurationTag != 1 { throw refuse("Sorry, can not handle LogLuv images with Planarconfiguration=2") }
+            if spp != 3 || layout.colorChannels != 3 { throw refuse("Sorry, can not handle image with Samples/pixel=\(spp)") }
+        case .cieLab:
+            if spp != 3 || layout.colorChannels != 3 || (bps != 8 && bps != 16) {
+                throw refuse("Sorry, can not handle image with Samples/pixel=\(spp) and Bits/sample=\(bps)")
+            }
         default:
             throw refuse("Sorry, can not handle image with PhotometricInterpretation=\(layout.photometricCode)")
         }
         // PickContigCase / PickSeparateCase.
         let cannot = refuse("Sorry, can not handle image")
         let isGray = layout.photometric == .whiteIsZero || layout.photometric == .blackIsZero
-        if layout.photometric == .ycbcr {
+        if layout.photometric == .logL {
+            // SGILOGDATAFMT_8BIT: 8-bit gray through an identity map ("little white lie": MinIsBlack).
+            kind = .bytes(table: Self.grayTable(bits: 8, whiteIsZero: false))
+        } else if layout.photometric == .logLuv {
+            kind = .rgb8(.none)
+        } else if layout.photometric == .cieLab {
+            // initCIELabConversion: contiguous only, and a WhitePoint y of 0 is refused.
+            guard !layout.isPlanar, TIFFCIELab(whitePoint: layout.whitePoint) != nil else { throw cannot }
+            kind = .ownRendering
+        } else if layout.photometric == .ycbcr {
             guard bps == 8, spp == 3 else { throw cannot }
             // Contiguous JPEG data is converted by libjpeg (JPEGCOLORMODE_RGB), not by these fields.
             if layout.compression != 7 || layout.isPlanar { try Self.checkYCbCrFields(layout) }

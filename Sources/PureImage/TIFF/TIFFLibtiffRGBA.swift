@@ -24,10 +24,11 @@ enum TIFFLibtiffRGBA {
     static func render(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> Bitmap {
         let (header, directory) = try TIFFSampleReader.directory(bytes, page: page, limits: limits)
         let declared = try TIFFImageLayout(directory: directory, reader: ByteReader(bytes), limits: limits)
-        let layout = declared.choppedLikeLibtiff(fileSize: bytes.count) ?? declared
+        let rendering = declared.forRendering()
+        let layout = rendering.choppedLikeLibtiff(fileSize: bytes.count) ?? rendering
         let total = try SizeMath.allocationSize(layout.width, layout.height, 4, limits: limits, format: .tiff, offset: nil)
         var raster = [UInt8](repeating: 0, count: total)
-        let put = try TIFFLibtiffPut(layout: layout)
+        let put = try TIFFLibtiffPut(layout: layout, declared: declared)
         let flipVertically = [3, 4, 7, 8].contains(layout.orientation)
         let flipHorizontally = [2, 3, 6, 7].contains(layout.orientation)
 

@@ -116,7 +116,8 @@ final class TIFFPageDecoder {
                                                             samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
             }
         } else {
-            TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness)
+            // SGILog produces values, not file bytes (libtiff swaps nothing after it).
+            if layout.sgiLog == nil { TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness) }
             if layout.predictor == 2 && outcome.decoded == expected {
                 TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: keptRows,
                                                samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)

@@ -34,7 +34,16 @@ enum TIFFRendering {
             guard [1, 2, 4, 8, 16].contains(bps) else { throw refuse(.unsupportedBitsPerSample(bps)) }
         }
         switch layout.photometric {
-        case .transparencyMask, .cieLab, .iccLab, .ituLab, .logL, .logLuv, .unknown:
+        case .cieLab, .iccLab:
+            // Rendered as libtiff's RGBA interface renders CIELab: 3 contiguous 8/16-bit samples.
+            guard layout.samplesPerPixel == 3, layout.colorChannels == 3, bps == 8 || bps == 16, !layout.isPlanar else {
+                throw refuse(.unsupportedLayout("CIELab with \(layout.samplesPerPixel) × \(bps)-bit samples\(layout.isPlanar ? " in separate planes" : "")"))
+            }
+            guard TIFFCIELab(whitePoint: layout.whitePoint) != nil else { throw refuse(.unsupportedLayout("CIELab with WhitePoint y = 0")) }
+        case .logL, .logLuv:
+            // Decoded by the SGILog codec straight to 8-bit gray / RGB (TIFFImageLayout.forRendering).
+            guard layout.sgiLog?.format == .eightBit else { throw refuse(.unsupportedPhotometric(layout.photometricCode)) }
+        case .transparencyMask, .ituLab, .unknown:
             throw refuse(.unsupportedPhotometric(layout.photometricCode))
         case .rgb where layout.colorChannels < 3:
             throw refuse(.unsupportedLayout("RGB with \(layout.colorChannels) colour channels"))
@@ -223,7 +232,41 @@ enum TIFFRendering {
             }
             return try makeBitmap(.rgb8, rgb)
 
-        case .transparencyMask, .cieLab, .iccLab, .ituLab, .logL, .logLuv, .unknown:
+        case .logL:
+            return try makeBitmap(.gray8, try gather([0]))
+
+        case .logLuv:
+            return try makeBitmap(.rgb8, try gather([0, 1, 2]))
+
+        case .cieLab, .iccLab:
+            guard let lab = TIFFCIELab(whitePoint: layout.whitePoint) else {
+                throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
+            }
+            let samples = try gather([0, 1, 2])
+            let icc = layout.photometric == .iccLab
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            var i = 0, o = 0
+            while o < rgb.count {
+                // 16-bit samples are big-endian here. ICCLab stores a*, b* offset by half the range.
+                let l: UInt32, a: Int32, b: Int32
+                if bps == 16 {
+                    let raw = (0..<3).map { UInt16(samples[i + 2 * $0]) << 8 | UInt16(samples[i + 2 * $0 + 1]) }
+                    l = UInt32(raw[0])
+                    a = icc ? Int32(raw[1]) - 32768 : Int32(Int16(bitPattern: raw[1]))
+                    b = icc ? Int32(raw[2]) - 32768 : Int32(Int16(bitPattern: raw[2]))
+                    i += 6
+                } else {
+                    l = UInt32(samples[i]) * 257
+                    a = (icc ? Int32(samples[i + 1]) - 128 : Int32(Int8(bitPattern: samples[i + 1]))) * 256
+                    b = (icc ? Int32(samples[i + 2]) - 128 : Int32(Int8(bitPattern: samples[i + 2]))) * 256
+                    i += 3
+                }
+                (rgb[o], rgb[o + 1], rgb[o + 2]) = lab.rgb(l: l, a: a, b: b)
+                o += 3
+            }
+            return try makeBitmap(.rgb8, rgb)
+
+        case .transparencyMask, .ituLab, .unknown:
             throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
         }
     }

@@ -17,6 +17,7 @@ enum TIFFTag {
     static let t4Options = 292               // §11
     static let t6Options = 293               // §11
     static let predictor = 317               // §14
+    static let whitePoint = 318              // §20
     static let colorMap = 320                // §8
     static let tileWidth = 322               // §15
     static let tileLength = 323              // §15
