@@ -106,24 +106,24 @@ enum TIFFDecompressor {
         } else {
             stream = Array(input)
         }
-        if layout.photometric == .rgb && layout.samplesPerPlane == 3 && !jpegStreamIsUntransformedRGB(stream) {
-            throw DecodeError(.unsupported, format: .tiff, offset: offset,
-                              TIFFError.unsupportedLayout("JPEG-compressed RGB whose stream would be colour-transformed"))
-        }
         let bitmap: Bitmap
         do throws(DecodeError) {
-            // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails there).
-            let source = try ImageSource(bytes: stream, options: DecodeOptions(limits: limits))
+            // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails
+            // there). libtiff (tif_jpeg.c JPEGPreDecode) converts YCbCr to RGB for contiguous
+            // YCbCr pages (JPEGCOLORMODE_RGB) and otherwise has libjpeg pass the components through.
+            var options = DecodeOptions(limits: limits)
+            options.jpegColorHandling = layout.photometric == .ycbcr && !layout.isPlanar ? .yccToRGB : .asStored
+            let source = try ImageSource(bytes: stream, options: options)
             bitmap = try source.image(options: ImageDecodingOptions(output: .native)).tightlyPacked()
         } catch {
             if error.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, error.reason) }
             return (0, "JPEG: \(error)")
         }
         let channels = layout.samplesPerPlane
-        guard bitmap.format.bitsPerComponent == 8, bitmap.format.componentsPerPixel == channels,
-              bitmap.format.colorModel == (channels == 1 ? .gray : .rgb) else {
-            throw DecodeError(.unsupported, format: .tiff, offset: offset,
-                              TIFFError.unsupportedLayout("JPEG data decoding to \(bitmap.format.summary)"))
+        let model: ColorModel = channels == 1 ? .gray : (channels == 3 ? .rgb : .cmyk)
+        guard bitmap.format.bitsPerComponent == 8, bitmap.format.componentsPerPixel == channels, bitmap.format.colorModel == model else {
+            // libtiff: "Improper JPEG component count".
+            return (0, "JPEG: \(bitmap.format.componentsPerPixel) components where the page has \(channels)")
         }
         // Rows of the JPEG image inside the chunk (the JPEG may be narrower or shorter).
         let rowBytes = layout.chunkRowBytes
@@ -134,33 +134,6 @@ enum TIFFDecompressor {
             output.replaceSubrange(row * rowBytes ..< row * rowBytes + copyBytes, with: bitmap.bytes[from ..< from + copyBytes])
         }
         return (rows * rowBytes, nil)
-    }
-
-    /// For photometric RGB, libtiff has libjpeg pass the components through untransformed. A
-    /// JPEG decoder following libjpeg's colour-space guess (T.872 / libjpeg `jdapimin.c`) also
-    /// leaves them untransformed only for an Adobe marker with transform 0, or (without JFIF and
-    /// Adobe markers) component ids 'R', 'G', 'B'. Scans the marker segments before the frame.
-    static func jpegStreamIsUntransformedRGB(_ stream: [UInt8]) -> Bool {
-        var index = 2
-        var sawJFIF = false
-        var adobeTransform: UInt8?
-        while index + 4 <= stream.count {
-            guard stream[index] == 0xFF else { return false }
-            let marker = stream[index + 1]
-            if marker == 0xFF { index += 1; continue }
-            let length = Int(stream[index + 2]) << 8 | Int(stream[index + 3])
-            let body = index + 4
-            if marker == 0xE0 && body + 4 <= stream.count && Array(stream[body ..< body + 4]) == Array("JFIF".utf8) { sawJFIF = true }
-            if marker == 0xEE && body + 12 <= stream.count && Array(stream[body ..< body + 5]) == Array("Adobe".utf8) { adobeTransform = stream[body + 11] }
-            if (0xC0...0xC2).contains(marker) {
-                if let adobeTransform { return adobeTransform == 0 }
-                guard !sawJFIF, body + 6 + 9 <= stream.count, stream[body + 5] == 3 else { return false }
-                return stream[body + 6] == 0x52 && stream[body + 9] == 0x47 && stream[body + 12] == 0x42
-            }
-            guard length >= 2 else { return false }
-            index += 2 + length
-        }
-        return false
     }
 
     /// zlib into a fixed-size buffer, stopping once it is full (libtiff's Deflate decoder also

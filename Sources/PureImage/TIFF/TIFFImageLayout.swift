@@ -236,14 +236,10 @@ struct TIFFImageLayout {
         jpegTables = try directory.bytes(TIFFTag.jpegTables, reader: reader, limit: limits.maxMetadataBytes)
         if compression == 7 {
             // Technical Note 2 JPEG: each strip or tile is a JPEG stream (abbreviated, its tables
-            // in JPEGTables). libtiff has libjpeg convert YCbCr to RGB and passes other colour
-            // spaces through untransformed; PureImage's JPEG decoder chooses its transform from
-            // the stream, so only YCbCr (contiguous) and gray are taken.
-            let acceptable = bps == 8 && (((photometric == .ycbcr || photometric == .rgb) && planar == 1 && samples == 3)
-                || (photometric == .rgb && planar == 2 && samples == 3)
-                || ((photometric == .blackIsZero || photometric == .whiteIsZero) && samples == 1))
-            guard acceptable else {
-                throw fail(.unsupported, .unsupportedLayout("JPEG compression with photometric \(photometric.rawValue), \(samples) samples, planar \(planar)"))
+            // in JPEGTables) of 8-bit samples: all of a pixel's samples (1, 3 or 4 components,
+            // what PureImage's JPEG decoder takes), or one plane's.
+            guard bps == 8, planar == 2 || [1, 3, 4].contains(samples) else {
+                throw fail(.unsupported, .unsupportedLayout("JPEG compression with \(samples) samples of \(bps) bits, planar \(planar)"))
             }
         } else if photometric == .ycbcr {
             guard bps == 8 && samples == 3 else { throw fail(.unsupported, .unsupportedLayout("YCbCr with \(bps)-bit samples and \(samples) samples per pixel")) }

@@ -84,7 +84,7 @@ struct TIFFLibtiffPut {
             if layout.compression != 7 || layout.isPlanar { try Self.checkYCbCrFields(layout) }
             let pair = layout.ycbcrSubsampling.0 << 4 | layout.ycbcrSubsampling.1
             let supported: Set<Int> = layout.isPlanar ? [0x11] : [0x44, 0x42, 0x41, 0x22, 0x21, 0x12, 0x11]
-            guard layout.compression == 7 || supported.contains(pair) else { throw cannot }
+            guard (layout.compression == 7 && !layout.isPlanar) || supported.contains(pair) else { throw cannot }
             kind = .ownRendering
         } else if layout.isPlanar {
             switch layout.photometric {

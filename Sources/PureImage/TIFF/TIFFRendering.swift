@@ -53,6 +53,9 @@ enum TIFFRendering {
             throw refuse(.unsupportedLayout("InkSet \(layout.inkSet) (not CMYK)"))
         case .palette where bps > 8:
             throw refuse(.unsupportedLayout("palette with \(bps)-bit samples"))
+        case .ycbcr where layout.compression == 7 && layout.isPlanar && layout.ycbcrSubsampling != (1, 1):
+            // Each chroma plane is its own smaller JPEG; libtiff's RGBA interface refuses these too.
+            throw refuse(.unsupportedLayout("JPEG YCbCr in separate planes with subsampling"))
         default:
             break
         }
@@ -216,7 +219,7 @@ enum TIFFRendering {
             // Extra samples after K are dropped, as libtiff's RGBA interface does.
             return try makeBitmap(PixelFormat(colorModel: .cmyk, bitsPerComponent: bps, alphaInfo: .none), try gather([0, 1, 2, 3]))
 
-        case .ycbcr where layout.compression == 7:
+        case .ycbcr where layout.compression == 7 && !layout.isPlanar:
             // The JPEG decoder already produced RGB (libtiff's JPEGCOLORMODE_RGB).
             return try makeBitmap(.rgb8, try gather([0, 1, 2]))
 
