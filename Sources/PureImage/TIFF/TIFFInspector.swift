@@ -65,7 +65,15 @@ enum TIFFInspector {
         default:
             if let values = try? directory.integers(entry.tag, reader: reader, maxCount: 1 << 28) {
                 text += " = " + values.prefix(shown).map(String.init).joined(separator: ", ") + (values.count > shown ? ", …" : "")
+                if values.count == 1 || entry.tag == TIFFTag.sampleFormat, let first = values.first,
+                   let meaning = TIFFTag.meaning(entry.tag, first) {
+                    text += " (\(meaning))"
+                }
             }
+        }
+        // Where the other chunk: JPEGTables / JPEG interchange streams, offsets in BigTIFF.
+        if entry.tag == TIFFTag.jpegTables, let raw = try? directory.bytes(entry.tag, reader: reader, limit: 1 << 24) {
+            text += raw.count >= 4 && raw[0] == 0xFF && raw[1] == 0xD8 ? " (a JPEG tables stream, \(raw.count) bytes)" : " (not a JPEG stream)"
         }
         return text
     }

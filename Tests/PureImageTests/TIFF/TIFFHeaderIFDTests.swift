@@ -201,3 +201,18 @@ import Testing
         #expect(bitmaps.first?.tightBytes == [255, 55])
     }
 }
+
+/// `pureimage inspect` names what the new fields mean.
+@Suite struct TIFFInspectTests {
+    @Test func inspectExplainsFaxAndBigTIFFFields() {
+        var b = TIFFBuilder.gray8(.little, width: 1, height: 1, pixels: [0], bigTIFF: true)
+        b.long(292, 5)                                   // T4Options: 2-D coding + fill bits
+        b.short(339, 2)                                  // SampleFormat: signed
+        b.entries.sort { $0.tag < $1.tag }
+        let lines = Inspector.inspect(b.build()).map { "\($0.name) \($0.detail)" }
+        #expect(lines.contains { $0.contains("43 (BigTIFF") })
+        #expect(lines.contains { $0.hasPrefix("T4Options (292)") && $0.contains("2-D coding, fill bits before EOLs") })
+        #expect(lines.contains { $0.hasPrefix("SampleFormat (339)") && $0.contains("signed integer") })
+        #expect(lines.contains { $0.hasPrefix("Compression (259)") && $0.contains("(none)") })
+    }
+}
