@@ -201,10 +201,51 @@ def write_tiffs(rgb, folder, variants, scratch):
         "deflate": ["-c", "zip"],
         "packbits": ["-c", "packbits"],
         "tiled-lzw": ["-c", "lzw", "-t", "-w", "256", "-l", "256"],
+        "bigtiff-lzw": ["-c", "lzw", "-8"],
     }
     for variant in variants:
         out = os.path.join(folder, f"tiff-{variant}-{w}x{h}.tif")
         run("tiffcp", *options[variant], raw, out)
+
+
+def scanned_page(width, height, seed):
+    """A bilevel "scanned document": lines of word-like blocks and glyphs, a ruled table, a
+    signature scrawl and scanner speckle — the run lengths of real fax pages, not a photo's."""
+    rng = np.random.default_rng(seed)
+    page = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(page)
+    margin = width // 12
+    y = margin
+    while y < height * 0.62:
+        x = margin
+        while x < width - margin:
+            word = int(rng.integers(40, 260))
+            glyph_height = int(rng.integers(22, 30))
+            for g in range(0, word, 18):      # glyph strokes inside the word
+                draw.rectangle([x + g, y, x + g + int(rng.integers(3, 12)), y + glyph_height], fill=0)
+                draw.rectangle([x + g, y + glyph_height // 2, x + g + 14, y + glyph_height // 2 + 3], fill=0)
+            x += word + int(rng.integers(18, 40))
+        y += int(rng.integers(44, 60))
+    for row in range(8):                       # a ruled table
+        ty = int(height * 0.66) + row * 70
+        draw.line([margin, ty, width - margin, ty], fill=0, width=3)
+    for col in range(5):
+        tx = margin + col * (width - 2 * margin) // 4
+        draw.line([tx, int(height * 0.66), tx, int(height * 0.66) + 7 * 70], fill=0, width=3)
+    points = [(margin + 40 * i, int(height * 0.9) + int(30 * np.sin(i * 0.7))) for i in range(30)]
+    draw.line(points, fill=0, width=5)
+    bits = np.array(page) > 127
+    speckle = rng.random(bits.shape) < 0.0015
+    return np.where(speckle, ~bits, bits)
+
+
+def write_fax(folder, scratch, width, height, seed, variants):
+    """CCITT pages written by tiffcp from a 1-bit min-is-white page."""
+    raw = os.path.join(scratch, "page.tif")
+    Image.fromarray(scanned_page(width, height, seed)).convert("1").save(raw, compression="raw")
+    options = {"g4": ["-c", "g4"], "g3-2d": ["-c", "g3:2d:fill"]}
+    for variant in variants:
+        run("tiffcp", *options[variant], raw, os.path.join(folder, f"tiff-fax-{variant}-{width}x{height}.tif"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -221,7 +262,8 @@ def generate_default(folder, scratch):
     write_pngs(photo(4000, 3000, seed=22), folder, ["rgb8"], 22, scratch)      # 12 MP
     write_gifs(medium, folder, ["still"], 21, 0)
     write_gifs(photo(1000, 750, seed=23), folder, ["animated"], 23, frames=12)
-    write_tiffs(medium, folder, ["none", "lzw", "lzw-predictor", "deflate", "packbits", "tiled-lzw"], scratch)
+    write_tiffs(medium, folder, ["none", "lzw", "lzw-predictor", "deflate", "packbits", "tiled-lzw", "bigtiff-lzw"], scratch)
+    write_fax(folder, scratch, 2500, 3300, seed=24, variants=["g4", "g3-2d"])   # an A4 page at 300 dpi
 
 
 def generate_downscale(folder, scratch):
@@ -242,6 +284,7 @@ def generate_quick(folder, scratch):
     write_gifs(small, folder, ["still"], 31, 0)
     write_gifs(photo(320, 240, seed=32), folder, ["animated"], 32, frames=6)
     write_tiffs(small, folder, ["lzw"], scratch)
+    write_fax(folder, scratch, 850, 1100, seed=33, variants=["g4"])
 
 
 def main():

@@ -28,6 +28,7 @@ Reproducibility rules (running twice must give byte-identical trees):
 Variants of the same picture carry the same `image=` tag in their notes, so a test can check
 that all lossless variants (notes contain `lossless`) decode to the same pixels.
 """
+import io
 import os
 import shutil
 import struct
@@ -38,6 +39,7 @@ import warnings
 import zlib
 
 import numpy as np
+import PIL
 from PIL import Image, ImageCms
 
 warnings.simplefilter("ignore")
@@ -821,7 +823,10 @@ def tiff_file(samples, bits, photometric, extra=None, colormap=None, big_endian=
                 piece = piece.astype(np.int64)
                 piece[:, 1:] = piece[:, 1:] - piece[:, :-1]
                 piece %= 1 << bits
-            if bits == 16:
+            if samples.dtype.kind in "fi":  # IEEE floats (16/32 bits) or signed integers
+                kind = "f" if samples.dtype.kind == "f" else "i"
+                raw = np.ascontiguousarray(piece.astype(e + kind + str(bits // 8))).tobytes()
+            elif bits == 16:
                 raw = np.ascontiguousarray(piece.astype(e + "u2")).tobytes()
             elif bits == 8:
                 raw = np.ascontiguousarray(piece.astype(np.uint8)).tobytes()
@@ -845,6 +850,8 @@ def tiff_file(samples, bits, photometric, extra=None, colormap=None, big_endian=
         tags.append((332, 3, [1]))
     if extra is not None:
         tags.append((338, 3, [extra]))
+    if samples.dtype.kind in "fi":  # SampleFormat: 3 IEEE float, 2 signed integer
+        tags.append((339, 3, [3 if samples.dtype.kind == "f" else 2] * c))
     tags.sort()
     ifd_off = 8 + len(data) + (len(data) & 1)
     extra_off = ifd_off + 2 + 12 * len(tags) + 4
@@ -869,6 +876,7 @@ COMPRESSIONS = [("none", "none"), ("packbits", "packbits"), ("lzw", "lzw"), ("lz
                 ("jpeg_rgb", "jpeg:r:90")]
 LOSSLESS = [c for c in COMPRESSIONS if not c[0].startswith("jpeg")]
 OWN_CODECS = ("none", "deflate", "deflate_pred2")   # what tiff_file itself can write
+CCITT = [("g3", "g3"), ("g3_2d", "g3:2d"), ("g3_2d_fill", "g3:2d:fill"), ("g4", "g4")]   # 1-bit only
 LAYOUTS = [("strips_r7", ["-s", "-r", "7"]), ("tiles16", ["-t", "-w", "16", "-l", "16"])]
 JPEG_STRIPS = ("strips_r16", ["-s", "-r", "16"])    # JPEG strips must hold a multiple of 8/16 rows
 ORDERS = [("big", "-B"), ("little", "-L")]
@@ -882,24 +890,30 @@ def gen_tiff(cp):
     def variants(name, image, desc, bits, comps, planars, build):
         """Every compression x layout x planar configuration x byte order of one picture.
         build(**kw) -> TIFF bytes from tiff_file; its uncompressed output is the tiffcp input.
-        16-bit separate tiles come from build itself: tiffcp 4.5.0 garbles them."""
+        16- and 32-bit separate tiles come from build itself: tiffcp 4.5.0 garbles them."""
         bases = {}
         for planar in planars:
             bases[planar] = cp.tmp("%s_%s.tif" % (name, planar))
             with open(bases[planar], "wb") as f:
                 f.write(build(separate=planar == "separate"))
+        base_files[name] = bases
         for cname, carg in comps:
             for lname, largs in LAYOUTS:
                 if cname.startswith("jpeg") and lname == "strips_r7":
                     lname, largs = JPEG_STRIPS
                 for planar in planars:
                     for oname, oarg in ORDERS:
+                        if cname.endswith("fpred") and oname == "big":
+                            # libtiff 4.5 swaps big-endian float samples before its floating-
+                            # point predictor shuffles their bytes, so tiffcp's big-endian files
+                            # hold other values (libtiff reads them back as swapped floats).
+                            continue
                         rel = "tiff/%s_%s_%s_%s_%s.tif" % (name, cname, lname, planar, oname)
-                        if bits == 16 and planar == "separate" and lname == "tiles16":
+                        if bits >= 16 and planar == "separate" and lname == "tiles16":
                             if cname not in OWN_CODECS:
                                 failed.append(rel)
                                 continue
-                            tool = "generate_corpus.py (tiffcp 4.5.0 garbles 16-bit separate tiles)"
+                            tool = "generate_corpus.py (tiffcp 4.5.0 garbles 16/32-bit separate tiles)"
                             with open(cp.path(rel), "wb") as f:
                                 f.write(build(big_endian=oname == "big", separate=True, tile=16,
                                               deflate=cname != "none", predictor=cname == "deflate_pred2"))
@@ -919,6 +933,7 @@ def gen_tiff(cp):
                                                       tool))
 
     both = ["contig", "separate"]
+    base_files = {}
     for bits in (8, 16):
         s = quant(rgb, bits)
         variants("rgb%d" % bits, "rgb%d" % bits, "rgb %d-bit %dx%d" % (bits, W, H), bits,
@@ -932,11 +947,39 @@ def gen_tiff(cp):
     variants("gray8_white", "gray8", "gray min-is-white 8-bit (same pixels as gray8)", 8,
              [("none", "none"), ("lzw", "lzw")], ["contig"], lambda **kw: tiff_file(255 - g8, 8, 0, **kw))
     bilevel = (gray_of(rgb) > 0.5).astype(np.uint8)[..., None]
-    one_bit = [c for c in COMPRESSIONS if c[0] in ("none", "packbits", "lzw")]
+    one_bit = [c for c in COMPRESSIONS if c[0] in ("none", "packbits", "lzw")] + CCITT
     variants("bilevel", "bilevel", "bilevel 1-bit min-is-black", 1, one_bit, ["contig"],
              lambda **kw: tiff_file(bilevel, 1, 1, **kw))
     variants("bilevel_white", "bilevel", "bilevel 1-bit min-is-white (same pixels as bilevel)", 1,
-             one_bit[:1], ["contig"], lambda **kw: tiff_file(1 - bilevel, 1, 0, **kw))
+             one_bit[:1] + CCITT, ["contig"], lambda **kw: tiff_file(1 - bilevel, 1, 0, **kw))
+    # Modified Huffman (compression 2): tiffcp cannot write it, Pillow's libtiff writer can.
+    for white in (False, True):
+        name = "bilevel_white_mh_strips.tif" if white else "bilevel_mh_strips.tif"
+        pixels = ((1 - bilevel[..., 0]) if white else bilevel[..., 0]).astype(np.uint8) * 255
+        buf = io.BytesIO()
+        Image.fromarray(pixels).convert("1").save(buf, format="TIFF", compression="tiff_ccitt")
+        data = buf.getvalue()
+        if white:   # Pillow writes min-is-black; the same bits under min-is-white invert the picture
+            data = data.replace(struct.pack("<HHIH", 262, 3, 1, 1), struct.pack("<HHIH", 262, 3, 1, 0), 1)
+        cp.write("tiff/" + name, data, "tiff", "valid",
+                 "image=tiff-bilevel; bilevel 1-bit min-is-%s; compression=CCITT RLE (2) tiles=no planar=contig "
+                 "order=little bits=1; lossless; written by Pillow %s (libtiff)" % ("white" if white else "black",
+                                                                                  PIL.__version__))
+    # FillOrder 2 and BigTIFF copies of a few variants (tiffcp -f lsb2msb / -8).
+    for rel, source, args, desc in [
+            ("bilevel_g4_fill2", "bilevel", ["-c", "g4", "-f", "lsb2msb", "-r", "7"], "CCITT G4, FillOrder 2"),
+            ("bilevel_g3_2d_fill2", "bilevel", ["-c", "g3:2d:fill", "-f", "lsb2msb"], "CCITT G3 2-D, FillOrder 2, one strip"),
+            ("bilevel_g3_fill2", "bilevel", ["-c", "g3", "-f", "lsb2msb"], "CCITT G3 1-D, FillOrder 2, one strip"),
+            ("bilevel_g4_bigtiff", "bilevel", ["-c", "g4", "-8", "-r", "7"], "CCITT G4 in BigTIFF"),
+            ("rgb8_lzw_bigtiff", "rgb8", ["-c", "lzw", "-8", "-r", "7"], "rgb 8-bit LZW in BigTIFF"),
+            ("rgb8_deflate_tiles16_bigtiff_big", "rgb8", ["-c", "zip", "-8", "-B", "-t", "-w", "16", "-l", "16"],
+             "rgb 8-bit Deflate tiles in big-endian BigTIFF"),
+            ("gray16_lzw_pred2_strips_r7_bigtiff", "gray16", ["-c", "lzw:2", "-8", "-r", "7"], "gray 16-bit LZW predictor 2 in BigTIFF")]:
+        out = "tiff/%s.tif" % rel
+        if run(["tiffcp"] + args + [base_files[source]["contig"], cp.path(out)], check=False):
+            cp.add(out, "tiff", "valid", "image=tiff-%s; %s; lossless; written by tiffcp %s" % (source, desc, " ".join(args)))
+        else:
+            failed.append(out)
     for pbits in (4, 8):
         idx, pal = to_palette(quant(rgb, 8), 1 << pbits)
         cmap = np.zeros((3, 1 << pbits), np.uint16)
@@ -961,6 +1004,35 @@ def gen_tiff(cp):
         variants("cmyk%d" % bits, "cmyk%d" % bits, "separated CMYK (InkSet=1) %d-bit" % bits, bits,
                  [("none", "none"), ("lzw", "lzw"), ("deflate_pred2", "zip:2")], both,
                  lambda **kw: tiff_file(cmyk, bits, 5, ink=True, **kw))
+    # Floating point (SampleFormat 3) and signed samples: every variant must give the same
+    # native pixels; tiffcp's :3 is the floating-point predictor (Technical Note 3).
+    float_comps = [("none", "none"), ("lzw", "lzw"), ("lzw_pred2", "lzw:2"), ("lzw_fpred", "lzw:3"),
+                   ("deflate_fpred", "zip:3")]
+    f32 = (rgb * 1.25 - 0.1).astype(np.float32)          # some values outside 0…1, as HDR data has
+    variants("float32rgb", "float32rgb", "rgb 32-bit IEEE float", 32, float_comps, both,
+             lambda **kw: tiff_file(f32, 32, 2, **kw))
+    variants("float32gray", "float32gray", "gray 32-bit IEEE float", 32, float_comps, ["contig"],
+             lambda **kw: tiff_file(gray_of(f32)[..., None].astype(np.float32), 32, 1, **kw))
+    variants("float16gray", "float16gray", "gray 16-bit IEEE half float", 16,
+             [c for c in float_comps if c[0] != "lzw_pred2"], ["contig"],
+             lambda **kw: tiff_file(gray_of(rgb)[..., None].astype(np.float16), 16, 1, **kw))
+    i16 = (quant(gray_of(rgb), 16).astype(np.int64) - 32768).astype(np.int16)[..., None]
+    variants("gray16signed", "gray16signed", "gray 16-bit signed", 16, [("none", "none"), ("lzw_pred2", "lzw:2")],
+             ["contig"], lambda **kw: tiff_file(i16, 16, 1, **kw))
+    # CIELab from ImageMagick (-strip: no timestamps), 8 and 16 bits, and LZW copies.
+    source_png = cp.tmp("lab_source.png")
+    Image.fromarray(quant(rgb, 8).astype(np.uint8)).save(source_png)
+    for depth in (8, 16):
+        rel = "tiff/lab%d_imagemagick.tif" % depth
+        if run(["convert", source_png, "-depth", str(depth), "-strip", "-colorspace", "Lab", cp.path(rel)], check=False):
+            cp.add(rel, "tiff", "valid", "image=tiff-lab%d; CIELab %d-bit (photometric 8); written by ImageMagick "
+                   "convert -colorspace Lab" % (depth, depth))
+            lzw = "tiff/lab%d_imagemagick_lzw_tiles16.tif" % depth
+            if run(["tiffcp", "-c", "lzw", "-t", "-w", "16", "-l", "16", cp.path(rel), cp.path(lzw)], check=False):
+                cp.add(lzw, "tiff", "valid", "image=tiff-lab%d; CIELab %d-bit, LZW tiles; lossless; written by tiffcp"
+                       % (depth, depth))
+        else:
+            failed.append(rel)
     # our writer's own files: one strip, both byte orders
     for big in (False, True):
         order = "big" if big else "little"

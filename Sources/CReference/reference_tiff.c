@@ -631,3 +631,237 @@ int pi_ref_tiff_decode_native(const uint8_t *data, size_t size, int page, PIRefI
     out->bits = bits;
     return ref_tiff_finish(out, &state);
 }
+
+// ---- decoded samples, any depth ----------------------------------------------------------
+
+// Copies `count` bits from `src` at bit `sbit` to `dst` at bit `dbit` (most significant bit
+// first); whole bytes when both offsets and the count are byte-aligned.
+static void ref_tiff_copy_bits(uint8_t *dst, uint64_t dbit, const uint8_t *src, uint64_t sbit,
+                               uint64_t count)
+{
+    uint64_t i;
+    if ((dbit & 7) == 0 && (sbit & 7) == 0 && (count & 7) == 0) {
+        memcpy(dst + (dbit >> 3), src + (sbit >> 3), (size_t)(count >> 3));
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        uint64_t s = sbit + i, d = dbit + i;
+        uint8_t mask = (uint8_t)(0x80 >> (d & 7));
+        if ((src[s >> 3] >> (7 - (s & 7))) & 1) {
+            dst[d >> 3] |= mask;
+        } else {
+            dst[d >> 3] &= (uint8_t)~mask;
+        }
+    }
+}
+
+// Places `rows` x `cols` pixels of one decoded chunk (rows of `src_row_bytes`; one plane, or
+// every sample when contiguous) at (x0, y0) of the output, whose rows are `row_bytes` long.
+static void ref_tiff_place(uint8_t *pixels, uint64_t row_bytes, const uint8_t *src,
+                           uint64_t src_row_bytes, uint32_t x0, uint32_t y0, uint32_t cols,
+                           uint32_t rows, uint16_t bits, uint16_t spp, int separate,
+                           uint16_t plane)
+{
+    uint32_t r, c;
+    for (r = 0; r < rows; r++) {
+        const uint8_t *s = src + (uint64_t)r * src_row_bytes;
+        uint8_t *d = pixels + (uint64_t)(y0 + r) * row_bytes;
+        if (!separate) {
+            ref_tiff_copy_bits(d, (uint64_t)x0 * spp * bits, s, 0, (uint64_t)cols * spp * bits);
+            continue;
+        }
+        for (c = 0; c < cols; c++) {
+            ref_tiff_copy_bits(d, ((uint64_t)(x0 + c) * spp + plane) * bits, s, (uint64_t)c * bits,
+                               bits);
+        }
+    }
+}
+
+int pi_ref_tiff_decode_samples(const uint8_t *data, size_t size, int page, PIRefImage *out,
+                               int *sample_format, int *chunked)
+{
+    ref_tiff_state state;
+    TIFF *tif;
+    uint32_t width = 0, height = 0;
+    uint16_t bits = 1, spp = 1, planar = PLANARCONFIG_CONTIG, photometric = 0;
+    uint16_t compression = 0, format = SAMPLEFORMAT_UINT, sub_h = 1, sub_v = 1;
+    uint64_t row_bytes, total;
+    uint8_t *pixels = NULL, *buffer = NULL;
+    int separate, subsampled, before;
+    uint16_t planes, plane;
+    uint32_t nchunks, i;
+
+    if (out == NULL || sample_format == NULL || chunked == NULL) {
+        return -1;
+    }
+    pi_ref_image_reset(out);
+    *sample_format = 1;
+    *chunked = 0;
+    tif = ref_tiff_open(&state, data, size);
+    if (tif == NULL) {
+        ref_tiff_close_handle(NULL);
+        return ref_tiff_fail(out, &state, 0, "cannot open TIFF data");
+    }
+    before = state.errors;
+    if (ref_tiff_select_page(tif, page) != 0) {
+        ref_tiff_close_handle(tif);
+        return ref_tiff_fail(out, &state, before, "no such page");
+    }
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
+    TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric);
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) ||
+        !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height) ||
+        pi_ref_check_dimensions((long long)width, (long long)height) != 0 || spp == 0 ||
+        bits == 0 || bits > 64) {
+        ref_tiff_close_handle(tif);
+        return ref_tiff_fail(out, &state, state.errors, "image too large, empty or of unknown depth");
+    }
+    *sample_format = format;
+    separate = planar == PLANARCONFIG_SEPARATE && spp > 1;
+    if (photometric == PHOTOMETRIC_YCBCR && compression == COMPRESSION_JPEG) {
+        // libjpeg converts to RGB: the only way the samples form whole rows when subsampled.
+        TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    }
+    TIFFGetFieldDefaulted(tif, TIFFTAG_YCBCRSUBSAMPLING, &sub_h, &sub_v);
+    subsampled = photometric == PHOTOMETRIC_YCBCR && compression != COMPRESSION_JPEG &&
+                 compression != COMPRESSION_OJPEG && !separate && (sub_h != 1 || sub_v != 1);
+    nchunks = TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+
+    if (subsampled) {
+        // Data units (h x v luma samples, Cb, Cr) have no per-pixel layout: every chunk's
+        // decoded bytes, in file order.
+        tmsize_t chunk_size = TIFFIsTiled(tif) ? TIFFTileSize(tif) : TIFFStripSize(tif);
+        uint64_t used = 0;
+        if (chunk_size <= 0 || (uint64_t)chunk_size * nchunks > ((uint64_t)1 << 31)) {
+            ref_tiff_close_handle(tif);
+            return ref_tiff_fail(out, &state, state.errors, "data units too large");
+        }
+        pixels = (uint8_t *)calloc((size_t)chunk_size * nchunks + 1, 1);
+        if (pixels == NULL) {
+            ref_tiff_close_handle(tif);
+            return ref_tiff_fail(out, &state, state.errors, "out of memory");
+        }
+        before = state.errors;
+        for (i = 0; i < nchunks; i++) {
+            tmsize_t got = TIFFIsTiled(tif) ? TIFFReadEncodedTile(tif, i, pixels + used, chunk_size)
+                                            : TIFFReadEncodedStrip(tif, i, pixels + used, chunk_size);
+            if (got < 0) {
+                free(pixels);
+                ref_tiff_close_handle(tif);
+                return ref_tiff_fail(out, &state, before, "strip or tile read failed");
+            }
+            used += (uint64_t)got;
+        }
+        ref_tiff_close_handle(tif);
+        *chunked = 1;
+        out->pixels = pixels;
+        out->size = (size_t)used;
+        out->width = (int)width;
+        out->height = (int)height;
+        out->channels = spp;
+        out->bits = bits;
+        return ref_tiff_finish(out, &state);
+    }
+
+    row_bytes = ((uint64_t)width * spp * bits + 7) / 8;
+    total = row_bytes * height;
+    if (total > ((uint64_t)1 << 31)) {
+        ref_tiff_close_handle(tif);
+        return ref_tiff_fail(out, &state, state.errors, "image too large");
+    }
+    pixels = (uint8_t *)calloc((size_t)total + 1, 1);
+    if (pixels == NULL) {
+        ref_tiff_close_handle(tif);
+        return ref_tiff_fail(out, &state, state.errors, "out of memory");
+    }
+    planes = separate ? spp : 1;
+    before = state.errors;
+    if (TIFFIsTiled(tif)) {
+        uint32_t tile_width = 0, tile_height = 0, x, y;
+        uint64_t tile_row_bytes, tile_bytes;
+        if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width) ||
+            !TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_height) ||
+            pi_ref_check_dimensions((long long)tile_width, (long long)tile_height) != 0) {
+            free(pixels);
+            ref_tiff_close_handle(tif);
+            return ref_tiff_fail(out, &state, state.errors, "bad tile size");
+        }
+        tile_row_bytes = ((uint64_t)tile_width * (separate ? 1 : spp) * bits + 7) / 8;
+        tile_bytes = tile_row_bytes * tile_height;
+        if ((uint64_t)TIFFTileRowSize64(tif) != tile_row_bytes || tile_bytes > ((uint64_t)1 << 31) ||
+            (buffer = (uint8_t *)malloc((size_t)tile_bytes)) == NULL) {
+            free(pixels);
+            ref_tiff_close_handle(tif);
+            return ref_tiff_fail(out, &state, state.errors, "unsupported tile layout");
+        }
+        for (plane = 0; plane < planes; plane++) {
+            for (y = 0; y < height; y += tile_height) {
+                uint32_t rows = height - y < tile_height ? height - y : tile_height;
+                for (x = 0; x < width; x += tile_width) {
+                    uint32_t cols = width - x < tile_width ? width - x : tile_width;
+                    uint32_t tile = TIFFComputeTile(tif, x, y, 0, plane);
+                    tmsize_t got;
+                    memset(buffer, 0, (size_t)tile_bytes);
+                    got = tile < nchunks ? TIFFReadEncodedTile(tif, tile, buffer, (tmsize_t)tile_bytes) : -1;
+                    if (got < 0) {
+                        free(buffer);
+                        free(pixels);
+                        ref_tiff_close_handle(tif);
+                        return ref_tiff_fail(out, &state, before, "tile read failed");
+                    }
+                    ref_tiff_place(pixels, row_bytes, buffer, tile_row_bytes, x, y, cols, rows,
+                                   bits, spp, separate, plane);
+                }
+            }
+        }
+    } else {
+        uint32_t rows_per_strip = 0, strips_per_plane, strip;
+        uint64_t strip_row_bytes = ((uint64_t)width * (separate ? 1 : spp) * bits + 7) / 8;
+        uint64_t buffer_size;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+        if (rows_per_strip == 0 || rows_per_strip > height) {
+            rows_per_strip = height;
+        }
+        strips_per_plane = (height - 1) / rows_per_strip + 1;
+        buffer_size = strip_row_bytes * rows_per_strip;
+        if ((uint64_t)TIFFScanlineSize64(tif) != strip_row_bytes ||
+            (uint64_t)nchunks < (uint64_t)strips_per_plane * planes || buffer_size > ((uint64_t)1 << 31) ||
+            (buffer = (uint8_t *)malloc((size_t)buffer_size + 1)) == NULL) {
+            free(pixels);
+            ref_tiff_close_handle(tif);
+            return ref_tiff_fail(out, &state, state.errors, "unsupported strip layout");
+        }
+        for (plane = 0; plane < planes; plane++) {
+            for (strip = 0; strip < strips_per_plane; strip++) {
+                uint32_t y0 = strip * rows_per_strip;
+                uint32_t rows = height - y0 < rows_per_strip ? height - y0 : rows_per_strip;
+                tmsize_t got;
+                memset(buffer, 0, (size_t)buffer_size);
+                got = TIFFReadEncodedStrip(tif, plane * strips_per_plane + strip, buffer,
+                                           (tmsize_t)(strip_row_bytes * rows));
+                if (got < 0) {
+                    free(buffer);
+                    free(pixels);
+                    ref_tiff_close_handle(tif);
+                    return ref_tiff_fail(out, &state, before, "strip read failed");
+                }
+                ref_tiff_place(pixels, row_bytes, buffer, strip_row_bytes, 0, y0, width, rows, bits,
+                               spp, separate, plane);
+            }
+        }
+    }
+    free(buffer);
+    ref_tiff_close_handle(tif);
+    // Row padding bits are zero (the placement never writes past the last sample).
+    out->pixels = pixels;
+    out->size = (size_t)total;
+    out->width = (int)width;
+    out->height = (int)height;
+    out->channels = spp;
+    out->bits = bits;
+    return ref_tiff_finish(out, &state);
+}

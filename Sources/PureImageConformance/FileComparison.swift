@@ -188,23 +188,19 @@ public enum FileComparison {
         judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
     }
 
-    /// TIFF: page 0 as premultiplied RGBA8 against libtiff's `TIFFReadRGBAImageOriented`
-    /// (top-left). libtiff's RGBA interface applies part of the Orientation tag: it flips
-    /// (never transposes), horizontally for 2 and 6, both ways for 3 and 7, vertically for 4
-    /// and 8 (tif_getimage.c `setorientation`). PureImage reports the orientation and keeps the
-    /// stored pixels, so the same flips are applied to ours before comparing.
+    /// TIFF: page 0 in the `libtiffRGBA` output (RGBA8 exactly as libtiff's RGBA interface
+    /// computes it, orientation flips included) against libtiff's `TIFFReadRGBAImageOriented`
+    /// (top-left), then the decoded samples (`compareTIFFSamples`).
     static func compareTIFF(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
         let reference = ReferenceDecoders.tiffRGBA(bytes)
         let ours: (image: ComparableImage, truncated: Bool)
         do {
             let source = try ImageSource(bytes: bytes)
-            let properties = try source.properties()
-            var image = ComparableImage(try source.image(options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))))
-            flipLikeLibtiff(&image, orientation: properties.orientation.rawValue)
-            report.frames = properties.frameCount
-            ours = (image, source.truncation != nil)
+            report.frames = (try? source.properties().frameCount) ?? 1
+            ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .libtiffRGBA))), source.truncation != nil)
         } catch {
             classifyRejection(error, reference: reference, into: &report)
+            compareTIFFSamples(bytes, into: &report)
             return
         }
         judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
@@ -213,10 +209,8 @@ public enum FileComparison {
             for page in 1..<report.frames {
                 let theirs = ReferenceDecoders.tiffRGBA(bytes, page: page)
                 guard theirs.status != .rejected,
-                      let bitmap = try? source.image(at: page, options: ImageDecodingOptions(output: .format(.rgba8Premultiplied))) else { continue }
-                var image = ComparableImage(bitmap)
-                flipLikeLibtiff(&image, orientation: pageOrientation(bytes, page: page))
-                judge(ours: image, truncated: false, reference: theirs, frame: 0, into: &report, tamper: nil)
+                      let bitmap = try? source.image(at: page, options: ImageDecodingOptions(output: .libtiffRGBA)) else { continue }
+                judge(ours: ComparableImage(bitmap), truncated: false, reference: theirs, frame: 0, into: &report, tamper: nil)
                 if report.verdict != .identical {
                     report.differingFrame = page
                     report.detail = "page \(page): " + report.detail
@@ -227,38 +221,26 @@ public enum FileComparison {
         if report.verdict == .identical && reference.status == .warning {
             report.detail = "libtiff warned: \(reference.message)"
         }
+        compareTIFFSamples(bytes, into: &report)
     }
 
-    /// The Orientation tag of page `page` (1 when absent), read with the library's inspector.
-    static func pageOrientation(_ bytes: [UInt8], page: Int) -> Int {
-        var index = -1
-        for entry in Inspector.inspect(bytes) {
-            if entry.name.hasPrefix("IFD ") { index = Int(entry.name.dropFirst(4)) ?? -1 }
-            if index == page, entry.name == "Orientation (274)", let value = entry.detail.split(separator: "=").last {
-                return Int(value.filter { $0 != " " }) ?? 1
-            }
+    /// TIFF below the photometric interpretation (SampleComparison.swift): page 0's decoded
+    /// samples against libtiff's. Samples that differ make the file mismatched whatever the
+    /// RGBA comparison said; equal samples make a file whose RGBA one side cannot render
+    /// (12-bit, float, Lab, … which libtiff's RGBA interface refuses) identical.
+    static func compareTIFFSamples(_ bytes: [UInt8], into report: inout FileReport) {
+        let comparable: Set<Verdict> = [.identical, .withinTolerance, .referenceRejected, .unsupported, .oursRejected]
+        guard comparable.contains(report.verdict) else { return }
+        let theirs = ReferenceDecoders.tiffSamples(bytes)
+        guard theirs.status != .rejected,
+              let ours = try? ImageSource(bytes: bytes).decodedSamples() else { return }
+        if let difference = SampleComparison.difference(ours, theirs) {
+            report.verdict = .mismatched
+            report.detail = difference + (report.detail.isEmpty ? "" : "; RGBA: " + report.detail)
+        } else if report.verdict != .identical && report.verdict != .withinTolerance {
+            report.verdict = .identical
+            report.detail = "decoded samples identical; RGBA not compared: " + report.detail
         }
-        return 1
-    }
-
-    /// The flips libtiff's RGBA interface applies for an Orientation tag (see `compareTIFF`).
-    static func flipLikeLibtiff(_ image: inout ComparableImage, orientation: Int) {
-        let horizontal = orientation == 2 || orientation == 6 || orientation == 3 || orientation == 7
-        let vertical = orientation == 4 || orientation == 8 || orientation == 3 || orientation == 7
-        guard horizontal || vertical else { return }
-        let pixelBytes = image.channels * image.bits / 8
-        let rowBytes = image.width * pixelBytes
-        var flipped = image.samples
-        for y in 0..<image.height {
-            let fromRow = vertical ? image.height - 1 - y : y
-            for x in 0..<image.width {
-                let fromX = horizontal ? image.width - 1 - x : x
-                for b in 0..<pixelBytes {
-                    flipped[y * rowBytes + x * pixelBytes + b] = image.samples[fromRow * rowBytes + fromX * pixelBytes + b]
-                }
-            }
-        }
-        image.samples = flipped
     }
 
     /// Sets the verdict for one frame decoded by both (or by us only).

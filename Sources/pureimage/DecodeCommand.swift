@@ -49,7 +49,9 @@ enum DecodeCommand {
         }
         // The frame is taken in the decoder's native layout and converted slice by slice while
         // it is written (ImageWriter.write), so no second full-size copy exists.
-        let decoding = ImageDecodingOptions(output: .native, applyOrientation: parsed.has("--apply-orientation"))
+        // (libtiff's RGBA rendering is not a conversion of the native samples: asked for as such.)
+        let decoding = ImageDecodingOptions(output: outputFormat == .libtiffRGBA ? .libtiffRGBA : .native,
+                                            applyOrientation: parsed.has("--apply-orientation"))
         let bitmap: Bitmap
         let truncation: DecodeError?
         let hasAlpha: Bool
@@ -81,7 +83,7 @@ enum DecodeCommand {
         }
         let requested: PixelFormat?
         switch outputFormat {
-        case .native: requested = nil
+        case .native, .libtiffRGBA: requested = nil
         case .canonicalRGBA: requested = bitmap.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
         case .display: requested = .display(hasAlpha: hasAlpha)
         case .format(let format): requested = format

@@ -185,6 +185,19 @@ int pi_ref_tiff_decode_rgba(const uint8_t *data, size_t size, int page, PIRefIma
 // status 1 with the missing samples left 0.
 int pi_ref_tiff_decode_native(const uint8_t *data, size_t size, int page, PIRefImage *out);
 
+// The decoded samples of page `page` at any depth (1 to 64 bits), for comparing decoders below
+// the photometric interpretation: TIFFReadEncodedStrip / TIFFReadEncodedTile after the
+// predictor, assembled into rows of ceil(width * SamplesPerPixel * BitsPerSample / 8) bytes,
+// samples interleaved (separate planes are interleaved, bit by bit for sub-byte depths),
+// packed most significant bit first, row padding bits zero; 16/24/32/64-bit samples in host
+// byte order (libtiff swaps them). channels = SamplesPerPixel, bits = BitsPerSample,
+// *sample_format = SampleFormat. JPEG-compressed YCbCr is read as RGB (JPEGCOLORMODE_RGB).
+// Chroma-subsampled YCbCr otherwise has no per-pixel layout: *chunked = 1 and the bytes are
+// each strip's or tile's decoded data units, chunk after chunk. A strip or tile libtiff fails
+// to decode fails the call (status -1).
+int pi_ref_tiff_decode_samples(const uint8_t *data, size_t size, int page, PIRefImage *out,
+                               int *sample_format, int *chunked);
+
 // ---- libspng (second PNG library, for the bench) ------------------------------------------
 // The layout of pi_ref_png_decode: RGBA8 for files of 1 to 8 bits per sample, RGBA16 (host
 // order) for 16-bit files; palettes, gray and tRNS expanded (SPNG_DECODE_TRNS), no gamma.

@@ -28,6 +28,12 @@ extension Bitmap {
     public func converted(to target: PixelFormat, bytesPerRow: Int = 0) throws(BitmapError) -> Bitmap {
         if let problem = target.validate() { throw .invalidFormat(problem) }
         if case .indexed = target.colorModel { throw .unsupportedConversion("to an indexed format") }
+        if format.componentType == .float || target.componentType == .float {
+            if target == format && (bytesPerRow == 0 || bytesPerRow == self.bytesPerRow) { return self }
+            guard target.componentType != .float else { throw .unsupportedConversion("to float components") }
+            // Bitmap+Float.swift: float → 16-bit unsigned, then on as any 16-bit source.
+            return try floatToUnsigned16().converted(to: target, bytesPerRow: bytesPerRow)
+        }
         guard target.bitsPerComponent == 8 || target.bitsPerComponent == 16 else {
             throw .unsupportedConversion("to \(target.bitsPerComponent)-bit components")
         }
@@ -36,6 +42,8 @@ extension Bitmap {
         if case .indexed(let palette) = format.colorModel, format.bitsPerComponent == 8,
            target.bitsPerPixel == 32, target.bitsPerComponent == 8 {
             try lookUpIndices(palette, into: &result)
+        } else if format.bitsPerComponent < 8, target.bitsPerPixel == 32, target.bitsPerComponent == 8 {
+            lookUpPackedSamples(into: &result)
         } else if let kernel = ConversionKernel(from: format, to: target) {
             kernel.run(from: self, into: &result)
         } else {
@@ -85,7 +93,8 @@ extension Bitmap {
     /// (one row of scratch memory): for large images that must not exist twice.
     mutating func convertInPlace(to target: PixelFormat) throws(BitmapError) {
         if let problem = target.validate() { throw .invalidFormat(problem) }
-        guard target.bitsPerPixel == format.bitsPerPixel, format.bitsPerComponent >= 8, target.bitsPerComponent >= 8 else {
+        guard target.bitsPerPixel == format.bitsPerPixel, format.bitsPerComponent >= 8, target.bitsPerComponent >= 8,
+              format.componentType == .unsignedInteger, target.componentType == .unsignedInteger else {
             throw .unsupportedConversion("in place needs the same pixel size")
         }
         if case .indexed = target.colorModel { throw .unsupportedConversion("to an indexed format") }
@@ -106,6 +115,7 @@ extension Bitmap {
     /// Converts to the canonical RGBA used by the CLI and the conformance suite: straight RGBA,
     /// 8 bits for sources of ≤ 8 bits per component, else 16 (host byte order).
     public func canonicalRGBA() throws(BitmapError) -> Bitmap {
+        // Float pixels (32/64 bits) become 16-bit RGBA.
         try converted(to: format.bitsPerComponent > 8 ? .rgba16 : .rgba8)
     }
 }

@@ -5,19 +5,32 @@
 /// - `bitsPerComponent` is 1, 2, 4, 8 or 16; below 8 only for a single component per pixel
 ///   (gray, indexed or alpha-only), packed most significant bits first, `ByteOrder.default`;
 /// - indexed pixels have `AlphaInfo.none` and at most 8 bits (the palette carries transparency);
-/// - the pixel size is a whole number of the byte order's groups (see `ByteOrder`).
+/// - the pixel size is a whole number of the byte order's groups (see `ByteOrder`);
+/// - floating-point components (`componentType == .float`) are IEEE 754 binary32 or binary64
+///   (32 or 64 bits), of a gray, RGB or CMYK pixel; nominal range 0…1 (see Docs/Bitmap.md).
 public struct PixelFormat: Hashable, Sendable {
+    /// How a component's bits are read.
+    public enum ComponentType: String, Hashable, Sendable {
+        /// An unsigned integer, 0 … 2^bits − 1 (every format but the float ones).
+        case unsignedInteger
+        /// An IEEE 754 number, 0 = none, 1 = full (HDR and scientific TIFFs can go beyond).
+        case float
+    }
+
     public var colorModel: ColorModel
-    /// 1, 2, 4, 8 or 16.
+    /// 1, 2, 4, 8 or 16 for unsigned integers; 32 or 64 for floats.
     public var bitsPerComponent: Int
     public var alphaInfo: AlphaInfo
     public var byteOrder: ByteOrder
+    public var componentType: ComponentType
 
-    public init(colorModel: ColorModel, bitsPerComponent: Int, alphaInfo: AlphaInfo, byteOrder: ByteOrder = .default) {
+    public init(colorModel: ColorModel, bitsPerComponent: Int, alphaInfo: AlphaInfo, byteOrder: ByteOrder = .default,
+                componentType: ComponentType = .unsignedInteger) {
         self.colorModel = colorModel
         self.bitsPerComponent = bitsPerComponent
         self.alphaInfo = alphaInfo
         self.byteOrder = byteOrder
+        self.componentType = componentType
     }
 
     /// Components stored per pixel, counting alpha and skip components.
@@ -57,6 +70,13 @@ public struct PixelFormat: Hashable, Sendable {
 
     /// Checks the rules listed on the type. Returns nil when valid, else what is wrong.
     public func validate() -> String? {
+        if componentType == .float {
+            guard bitsPerComponent == 32 || bitsPerComponent == 64 else { return "float components have 32 or 64 bits, not \(bitsPerComponent)" }
+            if case .indexed = colorModel { return "indexed pixels cannot be float" }
+            if alphaInfo == .alphaOnly { return "float alpha-only pixels are not supported" }
+            let bytes = bitsPerPixel / 8
+            return bytes % byteOrder.groupBytes == 0 ? nil : "a \(bytes)-byte pixel is not a whole number of \(byteOrder.rawValue) groups"
+        }
         guard [1, 2, 4, 8, 16].contains(bitsPerComponent) else {
             return "bits per component must be 1, 2, 4, 8 or 16, not \(bitsPerComponent)"
         }
@@ -80,7 +100,7 @@ public struct PixelFormat: Hashable, Sendable {
 
     /// A one-line description such as `rgb 8-bit premultipliedFirst order32Little`.
     public var summary: String {
-        "\(colorModel.name) \(bitsPerComponent)-bit \(alphaInfo.rawValue) \(byteOrder.rawValue)"
+        "\(colorModel.name) \(bitsPerComponent)-bit\(componentType == .float ? " float" : "") \(alphaInfo.rawValue) \(byteOrder.rawValue)"
     }
 }
 

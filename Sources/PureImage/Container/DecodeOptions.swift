@@ -28,6 +28,18 @@ public struct DecodeOptions: Hashable, Sendable {
     /// TIFF's IFD may sit after all of its image data.
     var stopAfterHeader = false
 
+    /// Internal: how a JPEG's components become colours. JPEG-in-TIFF tells libjpeg, whatever
+    /// the stream's markers say: YCbCr → RGB for YCbCr pages, else the components as stored.
+    enum JPEGColorHandling: Hashable, Sendable {
+        /// From the stream (JFIF, Adobe marker, component ids), as libjpeg-turbo guesses.
+        case automatic
+        /// libjpeg's JCS_UNKNOWN output: every component as decoded, no inversion.
+        case asStored
+        /// Three components taken as YCbCr (libjpeg's jpeg_color_space = JCS_YCbCr).
+        case yccToRGB
+    }
+    var jpegColorHandling = JPEGColorHandling.automatic
+
     public init(limits: DecodeLimits = .default, firstFrameOnly: Bool = false,
                 pngIgnoreAncillaryCRCErrors: Bool = true, decodeAPNGAnimation: Bool = true, jpegScaleDenominator: Int = 1) {
         self.limits = limits

@@ -17,6 +17,11 @@ public struct ImageDecodingOptions: Sendable, Hashable {
         case display
         /// Any explicit format `Bitmap.converted(to:)` can produce.
         case format(PixelFormat)
+        /// TIFF: premultiplied RGBA8 exactly as libtiff's `TIFFReadRGBAImageOriented` (top-left)
+        /// gives it — its truncations, quirks, refusals and orientation flips (Docs/TIFF.md,
+        /// "libtiff's RGBA, exactly"); `applyOrientation` is not applied on top. Other formats:
+        /// as `.format(.rgba8Premultiplied)`.
+        case libtiffRGBA
     }
 
     public var output: Output
@@ -140,6 +145,9 @@ public final class ImageSource {
 
     /// Frame `index` (0 for stills), composed on the canvas for animations.
     public func image(at index: Int = 0, options decoding: ImageDecodingOptions = ImageDecodingOptions()) throws(DecodeError) -> Bitmap {
+        if decoding.output == .libtiffRGBA && format == .tiff {
+            return try TIFFLibtiffRGBA.render(bytes, page: index, limits: options.limits)
+        }
         try decodeAll()
         let available = session.decoder.availableFrameCount
         guard index >= 0, index < available else {
@@ -159,6 +167,7 @@ public final class ImageSource {
         case .canonicalRGBA: target = native.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
         case .display: target = .display(hasAlpha: true)
         case .format(let format): target = format
+        case .libtiffRGBA: target = .rgba8Premultiplied
         }
         let copies = (decoding.output == .native ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
         if copies > 0 {
@@ -171,6 +180,7 @@ public final class ImageSource {
             case .canonicalRGBA: bitmap = try bitmap.canonicalRGBA()
             case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: decoder.properties?.hasAlpha ?? true))
             case .format(let target): bitmap = try bitmap.converted(to: target)
+            case .libtiffRGBA: bitmap = try bitmap.converted(to: .rgba8Premultiplied)
             }
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))

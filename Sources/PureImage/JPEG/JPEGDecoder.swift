@@ -489,7 +489,15 @@ final class JPEGDecoder: FormatDecoder {
         guard [1, 2, 4, 8].contains(scale) else {
             throw DecodeError(.unsupported, format: .jpeg, offset: nil, JPEGError.scaleDenominator(scale))
         }
-        let (transform, inverted, problem) = JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata)
+        // JPEG-in-TIFF decides the colour handling itself (DecodeOptions.jpegColorHandling).
+        let (transform, inverted, problem): (JPEGRenderer.ColorTransform, Bool, String?)
+        switch options.jpegColorHandling {
+        case .automatic: (transform, inverted, problem) = JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata)
+        case .asStored: (transform, inverted, problem) = JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
+        case .yccToRGB:
+            (transform, inverted, problem) = frame.components.count == 3 ? (.yccToRGB, false, nil)
+                : JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
+        }
         if let problem { warn(at: offset, problem) }
         let geometry: FrameGeometry
         do {

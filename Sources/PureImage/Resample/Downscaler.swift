@@ -189,6 +189,7 @@ extension ImageSource {
             case .native, .canonicalRGBA: target = .rgba8
             case .display: target = .display(hasAlpha: (try? headerProperties().hasAlpha) ?? true)
             case .format(let format): target = format
+            case .libtiffRGBA: target = .rgba8Premultiplied
             }
             // 4-byte targets are converted in place, so the destination exists once in memory.
             if target.bitsPerPixel == 32 && target.bitsPerComponent == 8 && target.isValid,

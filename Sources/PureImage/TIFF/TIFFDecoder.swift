@@ -20,6 +20,7 @@ final class TIFFDecoder: FormatDecoder {
     private let options: DecodeOptions
     private var state = State.header
     private var endianness = Endianness.littleEndian
+    private var variant = TIFFVariant.classic
     private var directories: [TIFFDirectory] = []
     private var visited: Set<Int> = []
     private var chainComplete = false
@@ -67,13 +68,17 @@ final class TIFFDecoder: FormatDecoder {
                 return .finished
 
             case .header:
-                switch input.demand(8, at: 0) {
+                // 8 bytes tell classic TIFF from BigTIFF, whose header is 16 bytes.
+                var headerSize = 8
+                if case .ready = input.demand(4, at: 0) { headerSize = TIFFHeader.size(peeking: reader) }
+                switch input.demand(headerSize, at: 0) {
                 case .needMoreInput: return .needMoreInput
                 case .truncated:
                     throw DecodeError(.truncated, format: .tiff, offset: input.writeIndex, TIFFError.truncated(inside: "the header"))
                 case .ready:
                     let header = try TIFFHeader(parsing: reader)
                     endianness = header.endianness
+                    variant = header.variant
                     visited.insert(header.firstIFD)
                     state = .directory(offset: header.firstIFD)
                 }
@@ -81,7 +86,7 @@ final class TIFFDecoder: FormatDecoder {
             case .directory(let offset):
                 let parsed: TIFFDirectory?
                 do throws(DecodeError) {
-                    parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: endianness, isClosed: input.isClosed)
+                    parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: endianness, variant: variant, isClosed: input.isClosed)
                 } catch {
                     // The first IFD must be readable; a broken later one ends the chain, as
                     // libtiff stops counting directories there.
@@ -127,7 +132,8 @@ final class TIFFDecoder: FormatDecoder {
                     if let current = pageInProgress {
                         page = current
                     } else {
-                        let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
+                        let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits).forRendering()
+                        try TIFFRendering.checkRenderable(layout)
                         page = TIFFPageDecoder(layout: layout, endianness: endianness, budget: budget,
                                                rowSink: index == 0 ? rowSink : nil)
                         pageInProgress = page
@@ -193,7 +199,7 @@ final class TIFFDecoder: FormatDecoder {
         }
         let model: ColorModel
         switch layout.photometric {
-        case .whiteIsZero, .blackIsZero: model = .gray
+        case .whiteIsZero, .blackIsZero, .logL: model = .gray
         case .separated: model = .cmyk
         default: model = .rgb
         }

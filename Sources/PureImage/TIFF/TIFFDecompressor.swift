@@ -18,8 +18,11 @@ enum TIFFDecompressor {
     }
 
     /// Decodes `stored` (the chunk's bytes as found in the file) into `expected` bytes.
+    /// CCITT chunks need the page's `ccitt` decoder (its run arrays carry over from chunk to
+    /// chunk) and `storedRows`, the rows the chunk holds (a tile's rows below the image are
+    /// decoded too, then dropped).
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
-                       limits: DecodeLimits = .default) throws(DecodeError) -> Outcome {
+                       limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0) throws(DecodeError) -> Outcome {
         var input = stored
         if layout.reversedBits {
             input = ArraySlice(stored.map { reversedBits[Int($0)] })
@@ -46,6 +49,32 @@ enum TIFFDecompressor {
             let result = inflate(input, into: &output)
             decoded = result.written
             problem = result.problem
+        case 2, 3, 4:
+            guard var fax = ccitt.take() else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                                  TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+            }
+            let rowBytes = max(1, layout.chunkRowBytes)
+            let result = fax.decode(input, rows: max(storedRows, expected / rowBytes), rowBytes: rowBytes,
+                                    keptRows: expected / rowBytes, into: &output)
+            ccitt = fax
+            // The rows painted are what the strip holds; libtiff leaves the others as they were,
+            // whether it reports failure or (a Group 4 strip ending early) success.
+            decoded = result.rowsPainted * rowBytes
+            if let first = result.problems.first {
+                problem = "CCITT: \(first)" + (result.problemCount > 1 ? " (\(result.problemCount) problems in this strip or tile)" : "")
+            } else if !result.succeeded {
+                problem = "CCITT: the strip or tile could not be decoded"
+            }
+        case 34676, 34677:
+            guard let sgiLog = layout.sgiLog else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                                  TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+            }
+            let rowBytes = max(1, layout.chunkRowBytes)
+            let result = sgiLog.decode(input, width: layout.chunkWidth, rows: expected / rowBytes, into: &output)
+            decoded = result.written
+            if !result.succeeded { problem = "SGILog: not enough data at row \(result.written / rowBytes)" }
         case 7:
             let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written
@@ -77,24 +106,24 @@ enum TIFFDecompressor {
         } else {
             stream = Array(input)
         }
-        if layout.photometric == .rgb && layout.samplesPerPlane == 3 && !jpegStreamIsUntransformedRGB(stream) {
-            throw DecodeError(.unsupported, format: .tiff, offset: offset,
-                              TIFFError.unsupportedLayout("JPEG-compressed RGB whose stream would be colour-transformed"))
-        }
         let bitmap: Bitmap
         do throws(DecodeError) {
-            // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails there).
-            let source = try ImageSource(bytes: stream, options: DecodeOptions(limits: limits))
+            // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails
+            // there). libtiff (tif_jpeg.c JPEGPreDecode) converts YCbCr to RGB for contiguous
+            // YCbCr pages (JPEGCOLORMODE_RGB) and otherwise has libjpeg pass the components through.
+            var options = DecodeOptions(limits: limits)
+            options.jpegColorHandling = layout.photometric == .ycbcr && !layout.isPlanar ? .yccToRGB : .asStored
+            let source = try ImageSource(bytes: stream, options: options)
             bitmap = try source.image(options: ImageDecodingOptions(output: .native)).tightlyPacked()
         } catch {
             if error.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, error.reason) }
             return (0, "JPEG: \(error)")
         }
         let channels = layout.samplesPerPlane
-        guard bitmap.format.bitsPerComponent == 8, bitmap.format.componentsPerPixel == channels,
-              bitmap.format.colorModel == (channels == 1 ? .gray : .rgb) else {
-            throw DecodeError(.unsupported, format: .tiff, offset: offset,
-                              TIFFError.unsupportedLayout("JPEG data decoding to \(bitmap.format.summary)"))
+        let model: ColorModel = channels == 1 ? .gray : (channels == 3 ? .rgb : .cmyk)
+        guard bitmap.format.bitsPerComponent == 8, bitmap.format.componentsPerPixel == channels, bitmap.format.colorModel == model else {
+            // libtiff: "Improper JPEG component count".
+            return (0, "JPEG: \(bitmap.format.componentsPerPixel) components where the page has \(channels)")
         }
         // Rows of the JPEG image inside the chunk (the JPEG may be narrower or shorter).
         let rowBytes = layout.chunkRowBytes
@@ -105,33 +134,6 @@ enum TIFFDecompressor {
             output.replaceSubrange(row * rowBytes ..< row * rowBytes + copyBytes, with: bitmap.bytes[from ..< from + copyBytes])
         }
         return (rows * rowBytes, nil)
-    }
-
-    /// For photometric RGB, libtiff has libjpeg pass the components through untransformed. A
-    /// JPEG decoder following libjpeg's colour-space guess (T.872 / libjpeg `jdapimin.c`) also
-    /// leaves them untransformed only for an Adobe marker with transform 0, or (without JFIF and
-    /// Adobe markers) component ids 'R', 'G', 'B'. Scans the marker segments before the frame.
-    static func jpegStreamIsUntransformedRGB(_ stream: [UInt8]) -> Bool {
-        var index = 2
-        var sawJFIF = false
-        var adobeTransform: UInt8?
-        while index + 4 <= stream.count {
-            guard stream[index] == 0xFF else { return false }
-            let marker = stream[index + 1]
-            if marker == 0xFF { index += 1; continue }
-            let length = Int(stream[index + 2]) << 8 | Int(stream[index + 3])
-            let body = index + 4
-            if marker == 0xE0 && body + 4 <= stream.count && Array(stream[body ..< body + 4]) == Array("JFIF".utf8) { sawJFIF = true }
-            if marker == 0xEE && body + 12 <= stream.count && Array(stream[body ..< body + 5]) == Array("Adobe".utf8) { adobeTransform = stream[body + 11] }
-            if (0xC0...0xC2).contains(marker) {
-                if let adobeTransform { return adobeTransform == 0 }
-                guard !sawJFIF, body + 6 + 9 <= stream.count, stream[body + 5] == 3 else { return false }
-                return stream[body + 6] == 0x52 && stream[body + 9] == 0x47 && stream[body + 12] == 0x42
-            }
-            guard length >= 2 else { return false }
-            index += 2 + length
-        }
-        return false
     }
 
     /// zlib into a fixed-size buffer, stopping once it is full (libtiff's Deflate decoder also
@@ -159,41 +161,74 @@ enum TIFFDecompressor {
         return (written, nil)
     }
 
-    /// 16-bit samples in a little-endian file become big-endian (`PixelFormat` `.default`
-    /// order), so the predictor and rendering never branch on the file's byte order.
+    /// 16-, 24-, 32- and 64-bit samples in a little-endian file become big-endian (`PixelFormat`
+    /// `.default` order), so the predictor and rendering never branch on the file's byte order.
+    /// Other depths are bit-packed and have no byte order (libtiff swaps exactly these four).
     static func normaliseByteOrder(_ bytes: inout [UInt8], layout: TIFFImageLayout, endianness: Endianness) {
-        guard layout.bitsPerSample == 16, endianness == .littleEndian else { return }
+        let size = layout.bitsPerSample / 8
+        guard [16, 24, 32, 64].contains(layout.bitsPerSample), endianness == .littleEndian else { return }
         var index = 0
-        while index + 1 < bytes.count {
-            bytes.swapAt(index, index + 1)
-            index += 2
+        while index + size <= bytes.count {
+            bytes[index ..< index + size].reverse()
+            index += size
         }
     }
 
     /// §14 Differencing Predictor 2: "each sample … is the difference from the previous sample
-    /// in the same row" (per component, modulo 2^bits). Undoes it row by row in place; 16-bit
-    /// samples are big-endian here.
+    /// in the same row" (per component, modulo 2^bits). Undoes it row by row in place, for 8-,
+    /// 16-, 32- and 64-bit samples (the depths libtiff takes); wider samples are big-endian here.
     static func undoPredictor(_ bytes: inout [UInt8], rowBytes: Int, rows: Int, samplesPerPixel: Int, bitsPerSample: Int) {
         let stride = samplesPerPixel
+        let size = bitsPerSample / 8
         for row in 0..<rows {
             let start = row * rowBytes
             guard start + rowBytes <= bytes.count else { return }
-            if bitsPerSample == 8 {
+            if size == 1 {
                 var index = start + stride
                 while index < start + rowBytes {
                     bytes[index] = bytes[index] &+ bytes[index - stride]
                     index += 1
                 }
-            } else {
-                let samples = rowBytes / 2
-                var sample = stride
-                while sample < samples {
-                    let here = start + 2 * sample, before = here - 2 * stride
-                    let value = (UInt16(bytes[here]) << 8 | UInt16(bytes[here + 1])) &+ (UInt16(bytes[before]) << 8 | UInt16(bytes[before + 1]))
-                    bytes[here] = UInt8(value >> 8)
-                    bytes[here + 1] = UInt8(value & 0xFF)
-                    sample += 1
-                }
+                continue
+            }
+            func word(_ at: Int) -> UInt64 {
+                var value: UInt64 = 0
+                for k in 0..<size { value = value << 8 | UInt64(bytes[at + k]) }
+                return value
+            }
+            let samples = rowBytes / size
+            var sample = stride
+            while sample < samples {
+                let here = start + size * sample
+                // Wrapping 64-bit addition keeps the low `8 × size` bits right.
+                let value = word(here) &+ word(here - size * stride)
+                for k in 0..<size { bytes[here + k] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (size - 1 - k))) }
+                sample += 1
+            }
+        }
+    }
+
+    /// Predictor 3, floating point (Adobe Photoshop TIFF Technical Note 3): each row stores its
+    /// samples' bytes as byte planes — all most significant bytes, then all next bytes, … — with
+    /// each byte the difference from the byte `samplesPerPixel` before it. Undoes both, in place,
+    /// leaving big-endian samples (the planes are big-endian whatever the file's byte order, so
+    /// nothing else is swapped; libtiff's fpAcc).
+    static func undoFloatingPointPredictor(_ bytes: inout [UInt8], rowBytes: Int, rows: Int, samplesPerPixel: Int, bitsPerSample: Int) {
+        let stride = samplesPerPixel
+        let size = bitsPerSample / 8
+        let samples = rowBytes / size
+        var planes = [UInt8](repeating: 0, count: rowBytes)
+        for row in 0..<rows {
+            let start = row * rowBytes
+            guard start + rowBytes <= bytes.count else { return }
+            var index = start + stride
+            while index < start + rowBytes {
+                bytes[index] = bytes[index] &+ bytes[index - stride]
+                index += 1
+            }
+            planes.replaceSubrange(0..<rowBytes, with: bytes[start ..< start + rowBytes])
+            for sample in 0..<samples {
+                for k in 0..<size { bytes[start + sample * size + k] = planes[k * samples + sample] }
             }
         }
     }

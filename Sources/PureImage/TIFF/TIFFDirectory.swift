@@ -1,15 +1,44 @@
+/// Classic TIFF (TIFF 6.0 §2, 32-bit offsets) or BigTIFF (magic 43, 64-bit offsets and counts).
+///
+/// | | classic | BigTIFF |
+/// |---|---|---|
+/// | header | 8 bytes: order, 42, first IFD (4) | 16 bytes: order, 43, 8, 0, first IFD (8) |
+/// | IFD entry count | 2 bytes | 8 bytes |
+/// | entry | 12 bytes: tag, type, count (4), value-or-offset (4) | 20 bytes: tag, type, count (8), value-or-offset (8) |
+/// | next IFD | 4 bytes | 8 bytes |
+/// | value inline when | ≤ 4 bytes | ≤ 8 bytes |
+enum TIFFVariant: Sendable {
+    case classic
+    case big
+
+    var headerSize: Int { self == .classic ? 8 : 16 }
+    /// Bytes of an offset (and of an entry's value field, and of the next-IFD link).
+    var offsetSize: Int { self == .classic ? 4 : 8 }
+    var countSize: Int { self == .classic ? 2 : 8 }
+    var entrySize: Int { self == .classic ? 12 : 20 }
+}
+
 /// TIFF 6.0 §2 Image File Header: byte order ("II" little-endian, "MM" big-endian), 42, and the
-/// offset of the first IFD.
+/// offset of the first IFD; or the BigTIFF header (magic 43, offset size 8, 0, 8-byte offset).
 ///
 /// ```
-/// 0000  49 49 2A 00 08 00 00 00    "II", 42 (LE), first IFD at 8
-/// 0000  4D 4D 00 2A 00 00 00 08    "MM", 42 (BE), first IFD at 8
+/// 0000  49 49 2A 00 08 00 00 00                            "II", 42 (LE), first IFD at 8
+/// 0000  4D 4D 00 2A 00 00 00 08                            "MM", 42 (BE), first IFD at 8
+/// 0000  49 49 2B 00 08 00 00 00 10 00 00 00 00 00 00 00    "II", 43, offsets of 8 bytes, 0, first IFD at 16
 /// ```
 struct TIFFHeader {
     let endianness: Endianness
+    let variant: TIFFVariant
     let firstIFD: Int
 
-    /// Parses the 8 header bytes (`reader` must hold them).
+    /// The header's size once its first 4 bytes are known (16 for BigTIFF, else 8).
+    static func size(peeking reader: ByteReader) -> Int {
+        guard let b0 = try? reader.getUInt8(at: 0), let m0 = try? reader.getUInt8(at: 2), let m1 = try? reader.getUInt8(at: 3) else { return 8 }
+        let magic = b0 == 0x4D ? Int(m0) << 8 | Int(m1) : Int(m1) << 8 | Int(m0)
+        return magic == 43 ? 16 : 8
+    }
+
+    /// Parses the header bytes (`reader` must hold them: 8, or 16 for BigTIFF).
     init(parsing reader: ByteReader) throws(DecodeError) {
         func get<T>(_ read: () throws(ByteReaderError) -> T) throws(DecodeError) -> T {
             do throws(ByteReaderError) { return try read() } catch {
@@ -26,32 +55,55 @@ struct TIFFHeader {
         }
         let order = endianness
         let magic = try get { () throws(ByteReaderError) in try reader.getUInt16(at: 2, order) }
-        if magic == 43 {
-            throw DecodeError(.unsupported, format: .tiff, offset: 2, TIFFError.bigTIFF)
-        }
-        guard magic == 42 else {
+        switch magic {
+        case 42:
+            variant = .classic
+            firstIFD = Int(try get { () throws(ByteReaderError) in try reader.getUInt32(at: 4, order) })
+        case 43:
+            // BigTIFF: "bytesize of offsets" must be 8 and the following 2 bytes 0 (libtiff
+            // refuses the file otherwise: "bad BigTIFF offsetsize" / "bad BigTIFF unused").
+            variant = .big
+            let offsetSize = try get { () throws(ByteReaderError) in try reader.getUInt16(at: 4, order) }
+            guard offsetSize == 8 else {
+                throw DecodeError(.malformed, format: .tiff, offset: 4, TIFFError.invalidValue(field: "BigTIFF offset size", value: Int(offsetSize)))
+            }
+            let unused = try get { () throws(ByteReaderError) in try reader.getUInt16(at: 6, order) }
+            guard unused == 0 else {
+                throw DecodeError(.malformed, format: .tiff, offset: 6, TIFFError.invalidValue(field: "BigTIFF reserved field", value: Int(unused)))
+            }
+            firstIFD = TIFFVariant.offset(try get { () throws(ByteReaderError) in try reader.getUInt64(at: 8, order) })
+        default:
             throw DecodeError(.malformed, format: .tiff, offset: 2, TIFFError.badMagic(magic))
         }
-        firstIFD = Int(try get { () throws(ByteReaderError) in try reader.getUInt32(at: 4, order) })
     }
 }
 
-/// One 12-byte IFD entry (§2): tag, type, count, and the value itself when it fits in four
-/// bytes, else the offset of the value ("value-or-offset" rule: §2 "the Value Offset … contains
-/// the Value instead of pointing to the Value if and only if the Value fits into 4 bytes").
+extension TIFFVariant {
+    /// An 8-byte offset or count as an Int; values beyond Int.max (never inside any input)
+    /// become Int.max, so every later comparison with the input's size simply fails.
+    static func offset(_ value: UInt64) -> Int { value > UInt64(Int.max) ? Int.max : Int(value) }
+}
+
+/// One IFD entry (§2; 12 bytes, or 20 in BigTIFF): tag, type, count, and the value itself when
+/// it fits in the value field (4 bytes, or 8), else the offset of the value ("value-or-offset"
+/// rule: §2 "the Value Offset … contains the Value instead of pointing to the Value if and only
+/// if the Value fits into 4 bytes").
 struct TIFFEntry {
     let tag: Int
     /// Nil for a type this decoder does not know (the entry is then ignored, as libtiff does).
     let type: TIFFFieldType?
     let rawType: Int
+    /// 0 ... 2^32 − 1 (classic) or 0 ... Int.max (BigTIFF, larger counts clamped).
     let count: Int
-    /// Where the entry's 12 bytes start.
+    /// Where the entry's bytes start.
     let entryOffset: Int
-    /// Where the value bytes are: inside the entry (entryOffset + 8) or at the stored offset.
+    /// Where the value bytes are: inside the entry (entryOffset + 4 + count size) or at the
+    /// stored offset (Int.max when the stored offset does not fit an Int).
     let valueOffset: Int
-    /// count × type size (0 for unknown types), computed without overflow (count < 2^32, size ≤ 8).
+    /// count × type size (0 for unknown types; Int.max when the product overflows).
     let byteCount: Int
-    var isInline: Bool { valueOffset == entryOffset + 8 }
+    /// Whether the value sits in the entry itself.
+    let isInline: Bool
 }
 
 /// One Image File Directory (§2): its entries sorted by tag, and the offset of the next one.
@@ -60,29 +112,42 @@ struct TIFFDirectory {
     let entries: [TIFFEntry]
     let nextOffset: Int
     let endianness: Endianness
+    let variant: TIFFVariant
+
+    /// libtiff (tif_dirread.c TIFFFetchDirectory) refuses an IFD of more than 4096 entries:
+    /// "Sanity check on directory count failed, this is probably not a valid IFD offset".
+    static let maxEntries = 4096
 
     /// Parses the IFD at `offset`. `reader` covers the input so far; `.needMoreInput` when the
     /// IFD's bytes have not all arrived (and the input is open).
-    static func parse(at offset: Int, reader: ByteReader, endianness: Endianness, isClosed: Bool) throws(DecodeError) -> TIFFDirectory? {
+    static func parse(at offset: Int, reader: ByteReader, endianness: Endianness, variant: TIFFVariant,
+                      isClosed: Bool) throws(DecodeError) -> TIFFDirectory? {
         let size = reader.window.upperBound
-        guard offset >= 8 else {
+        guard offset >= variant.headerSize, offset < Int.max / 2 else {
             throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.directoryOutsideFile(offset: offset))
         }
-        guard offset + 2 <= size else {
+        guard offset + variant.countSize <= size else {
             if !isClosed { return nil }
             throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.directoryOutsideFile(offset: offset))
         }
         let count: Int
-        do throws(ByteReaderError) { count = Int(try reader.getUInt16(at: offset, endianness)) } catch {
+        do throws(ByteReaderError) {
+            count = variant == .classic ? Int(try reader.getUInt16(at: offset, endianness))
+                                        : TIFFVariant.offset(try reader.getUInt64(at: offset, endianness))
+        } catch {
             throw DecodeError(.truncated, format: .tiff, offset: offset, TIFFError.truncated(inside: "an IFD"))
         }
         guard count > 0 else {
             throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.emptyDirectory(offset: offset))
         }
-        // 2 + 12 × 65535 + 4 fits comfortably in Int.
-        let entriesEnd = offset + 2 + 12 * count
+        guard count <= maxEntries else {
+            throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.invalidField(tag: 0, "IFD at \(offset) claims \(count) entries (at most \(maxEntries))"))
+        }
+        // offset < Int.max / 2 and count ≤ 4096, so none of these sums overflow.
+        let entriesStart = offset + variant.countSize
+        let entriesEnd = entriesStart + variant.entrySize * count
         var nextOffset = 0
-        if entriesEnd + 4 > size {
+        if entriesEnd + variant.offsetSize > size {
             if !isClosed { return nil }
             // libtiff reads what entries there are and treats a missing next-IFD offset as 0.
             guard entriesEnd <= size else {
@@ -93,24 +158,38 @@ struct TIFFDirectory {
         entries.reserveCapacity(count)
         do throws(ByteReaderError) {
             for index in 0..<count {
-                let at = offset + 2 + 12 * index
+                let at = entriesStart + variant.entrySize * index
                 let tag = Int(try reader.getUInt16(at: at, endianness))
                 let rawType = Int(try reader.getUInt16(at: at + 2, endianness))
-                let valueCount = Int(try reader.getUInt32(at: at + 4, endianness))
+                let valueCount = variant == .classic ? Int(try reader.getUInt32(at: at + 4, endianness))
+                                                     : TIFFVariant.offset(try reader.getUInt64(at: at + 4, endianness))
                 let type = TIFFFieldType(rawValue: rawType)
-                let bytes = (type?.size ?? 0) * valueCount
-                let valueOffset = bytes <= 4 ? at + 8 : Int(try reader.getUInt32(at: at + 8, endianness))
-                entries.append(TIFFEntry(tag: tag, type: type, rawType: rawType, count: valueCount,
-                                         entryOffset: at, valueOffset: valueOffset, byteCount: bytes))
+                let (product, overflow) = (type?.size ?? 0).multipliedReportingOverflow(by: valueCount)
+                let bytes = overflow ? Int.max : product
+                let field = at + 4 + variant.offsetSize
+                let inline = bytes <= variant.offsetSize
+                let valueOffset: Int
+                if inline {
+                    valueOffset = field
+                } else if variant == .classic {
+                    valueOffset = Int(try reader.getUInt32(at: field, endianness))
+                } else {
+                    valueOffset = TIFFVariant.offset(try reader.getUInt64(at: field, endianness))
+                }
+                entries.append(TIFFEntry(tag: tag, type: type, rawType: rawType, count: valueCount, entryOffset: at,
+                                         valueOffset: valueOffset, byteCount: bytes, isInline: inline))
             }
-            if entriesEnd + 4 <= size { nextOffset = Int(try reader.getUInt32(at: entriesEnd, endianness)) }
+            if entriesEnd + variant.offsetSize <= size {
+                nextOffset = variant == .classic ? Int(try reader.getUInt32(at: entriesEnd, endianness))
+                                                 : TIFFVariant.offset(try reader.getUInt64(at: entriesEnd, endianness))
+            }
         } catch {
             throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "an IFD"))
         }
         // §2: "The entries in an IFD must be sorted in ascending order by Tag." libtiff sorts
         // unsorted directories with a warning; a stable sort keeps the first of duplicates first.
         let sorted = entries.enumerated().sorted { ($0.element.tag, $0.offset) < ($1.element.tag, $1.offset) }.map(\.element)
-        return TIFFDirectory(offset: offset, entries: sorted, nextOffset: nextOffset, endianness: endianness)
+        return TIFFDirectory(offset: offset, entries: sorted, nextOffset: nextOffset, endianness: endianness, variant: variant)
     }
 
     /// The first entry with `tag` (libtiff ignores later duplicates).
@@ -145,7 +224,8 @@ struct TIFFDirectory {
                 case .sshort: values.append(Int(Int16(bitPattern: try reader.getUInt16(at: at, endianness))))
                 case .long, .ifd: values.append(Int(try reader.getUInt32(at: at, endianness)))
                 case .slong: values.append(Int(Int32(bitPattern: try reader.getUInt32(at: at, endianness))))
-                case .long8, .ifd8, .slong8: values.append(Int(truncatingIfNeeded: try reader.getUInt64(at: at, endianness)))
+                case .long8, .ifd8: values.append(TIFFVariant.offset(try reader.getUInt64(at: at, endianness)))
+                case .slong8: values.append(Int(Int64(bitPattern: try reader.getUInt64(at: at, endianness))))
                 default: return nil
                 }
             }
@@ -181,6 +261,34 @@ struct TIFFDirectory {
                     values.append(d == 0 ? 0 : Double(n) / Double(d))
                 case .float: values.append(Double(Float(bitPattern: try reader.getUInt32(at: at, endianness))))
                 case .double: values.append(Double(bitPattern: try reader.getUInt64(at: at, endianness)))
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        return values
+    }
+
+    /// Values of a float-valued field as libtiff reads them (TIFFReadDirEntryFloatArray): a
+    /// RATIONAL is `(float)numerator / (float)denominator` (0 when the denominator is 0) —
+    /// divided in single precision, so not `Float(reals(…))` —, a DOUBLE is rounded to float,
+    /// integers are converted.
+    func floats(_ tag: Int, reader: ByteReader) throws(DecodeError) -> [Float]? {
+        guard let entry = entry(tag), let type = entry.type, entry.count <= 4096 else { return nil }
+        if type.isInteger { return try integers(tag, reader: reader, maxCount: 4096)?.map { Float($0) } }
+        try checkInside(entry, reader: reader)
+        var values: [Float] = []
+        do throws(ByteReaderError) {
+            for index in 0..<entry.count {
+                let at = entry.valueOffset + index * type.size
+                switch type {
+                case .rational, .srational:
+                    let n = try reader.getUInt32(at: at, endianness), d = try reader.getUInt32(at: at + 4, endianness)
+                    let numerator = type == .rational ? Float(n) : Float(Int32(bitPattern: n))
+                    values.append(d == 0 ? 0 : numerator / Float(d))
+                case .float: values.append(Float(bitPattern: try reader.getUInt32(at: at, endianness)))
+                case .double: values.append(Float(Double(bitPattern: try reader.getUInt64(at: at, endianness))))
                 default: return nil
                 }
             }

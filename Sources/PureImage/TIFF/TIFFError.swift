@@ -6,10 +6,8 @@ public enum TIFFError: DecodeErrorReason, Hashable {
 
     /// §2 Image File Header: bytes 0–1 are "II" (4949.H) or "MM" (4D4D.H).
     case badByteOrder(found: [UInt8])
-    /// §2: bytes 2–3 are 42 in the file's byte order. 43 is BigTIFF (see `bigTIFF`).
+    /// §2: bytes 2–3 are 42 in the file's byte order (43 in BigTIFF).
     case badMagic(UInt16)
-    /// BigTIFF (magic 43, 64-bit offsets) is recognised, not decoded.
-    case bigTIFF
     /// §2: "The directory may be at any location in the file" — but inside it; the offset of
     /// an IFD (or its 2-byte entry count) lies outside the input.
     case directoryOutsideFile(offset: Int)
@@ -59,8 +57,7 @@ public enum TIFFError: DecodeErrorReason, Hashable {
     public var description: String {
         switch self {
         case .badByteOrder(let found): return "byte order mark \(found.map { hex2($0) }.joined(separator: " ")) is neither II nor MM"
-        case .badMagic(let value): return "magic number \(value), not 42"
-        case .bigTIFF: return "BigTIFF (magic 43, 64-bit offsets) is recognised, not supported"
+        case .badMagic(let value): return "magic number \(value), neither 42 (TIFF) nor 43 (BigTIFF)"
         case .directoryOutsideFile(let offset): return "IFD offset \(offset) is outside the file"
         case .directoryLoop(let offset): return "IFD loop: offset \(offset) was already read"
         case .emptyDirectory(let offset): return "IFD at \(offset) has no entries"

@@ -3,7 +3,10 @@
 struct TIFFImageLayout {
     enum Photometric: Int {
         case whiteIsZero = 0, blackIsZero = 1, rgb = 2, palette = 3, transparencyMask = 4
-        case separated = 5, ycbcr = 6, cieLab = 8
+        case separated = 5, ycbcr = 6, cieLab = 8, iccLab = 9, ituLab = 10
+        case logL = 32844, logLuv = 32845
+        /// Any other value (kept in `photometricCode`): decodable samples, no rendering.
+        case unknown = -1
     }
     /// ExtraSamples (§8) meaning of the first extra sample.
     enum Alpha { case none, associated, unassociated }
@@ -12,16 +15,24 @@ struct TIFFImageLayout {
     let width: Int
     let height: Int
     /// 1, 2, 4, 8 or 16 (all samples the same size).
-    let bitsPerSample: Int
+    var bitsPerSample: Int
+    /// §19 SampleFormat: 1 unsigned, 2 signed, 3 IEEE float, 4 undefined (read as unsigned),
+    /// 5 and 6 complex (decoded, never rendered).
+    var sampleFormat: Int
     /// 1 ... 65535.
     let samplesPerPixel: Int
     let compression: Int
     let photometric: Photometric
+    /// The PhotometricInterpretation value as stored (or inferred when absent).
+    let photometricCode: Int
     /// §8 FillOrder 2: the bits of each byte are stored least significant first.
     let reversedBits: Bool
     /// PlanarConfiguration 2 with more than one sample (libtiff's isContig rule).
     let isPlanar: Bool
-    /// 1 (none) or 2 (horizontal differencing).
+    /// The PlanarConfiguration value itself (1 or 2), which some libtiff rules test.
+    let planarConfigurationTag: Int
+    /// 1 (none), 2 (horizontal differencing, §14) or 3 (floating point, Technical Note 3) —
+    /// 1 for codecs libtiff applies no predictor to (none, PackBits, CCITT, JPEG).
     let predictor: Int
     let extraSamples: [Int]
     let alpha: Alpha
@@ -33,15 +44,21 @@ struct TIFFImageLayout {
     let referenceBlackWhite: [Double]
     let ycbcrCoefficients: [Double]
     let jpegTables: [UInt8]?
+    /// WhitePoint (x, y) as libtiff reads it (floats), for CIELab.
+    let whitePoint: [Double]?
+    /// Compression 34676 / 34677: the LogLuv decoder and the data format it produces.
+    var sgiLog: SGILogDecoder?
+    /// Compression 2, 3, 4: which CCITT coding (T4Options bit 0 chooses 2-D for Group 3).
+    let ccittScheme: CCITTFaxDecoder.Scheme?
 
     /// Strips or tiles: the size of one chunk (strips are image-wide).
     let chunkWidth: Int
-    let chunkHeight: Int
+    var chunkHeight: Int
     let isTiled: Bool
     let chunksAcross: Int
-    let chunksDown: Int
-    let offsets: [Int]
-    let byteCounts: [Int]
+    var chunksDown: Int
+    var offsets: [Int]
+    var byteCounts: [Int]
 
     /// Samples stored per pixel in one plane: all of them (chunky) or one (planar).
     var samplesPerPlane: Int { isPlanar ? 1 : samplesPerPixel }
@@ -81,19 +98,41 @@ struct TIFFImageLayout {
         samplesPerPixel = samples
         let bits = try directory.integers(TIFFTag.bitsPerSample, reader: reader, maxCount: 65535) ?? [1]
         let bps = bits.first ?? 1
-        // libtiff uses the first value for every sample; so do we.
-        guard [1, 2, 4, 8, 16].contains(bps) else { throw fail(.unsupported, .unsupportedBitsPerSample(bps)) }
+        // libtiff uses the first value for every sample; so do we. Any depth up to 64 bits is
+        // decoded (the samples); which depths render is TIFFRendering's business.
+        guard (1...64).contains(bps) else { throw fail(.malformed, .invalidValue(field: "BitsPerSample", value: bps)) }
         bitsPerSample = bps
-        let sampleFormat = try directory.integer(TIFFTag.sampleFormat, reader: reader, default: 1) ?? 1
+        var sampleFormat = try directory.integer(TIFFTag.sampleFormat, reader: reader, default: 1) ?? 1
+        // SGI's older DataType tag (32996: 0 void, 1 signed, 2 unsigned, 3 float) sets the same
+        // field in libtiff, after SampleFormat (tags are read in order), so it wins.
+        if let dataType = try directory.integer(TIFFTag.dataType, reader: reader) {
+            let mapped = [0: 4, 1: 2, 2: 1, 3: 3]
+            guard let format = mapped[dataType] else { throw fail(.malformed, .invalidValue(field: "DataType", value: dataType)) }
+            sampleFormat = format
+        }
         // §19: 1 unsigned, 2 signed (rendered as unsigned, as libtiff's RGBA interface does),
-        // 3 IEEE float, 4 undefined (treated as unsigned).
-        guard sampleFormat != 3 else { throw fail(.unsupported, .unsupportedSampleFormat(sampleFormat)) }
+        // 3 IEEE float, 4 undefined (treated as unsigned); libtiff refuses other values.
+        guard (1...6).contains(sampleFormat) else { throw fail(.malformed, .invalidValue(field: "SampleFormat", value: sampleFormat)) }
+        self.sampleFormat = sampleFormat
 
         compression = try directory.integer(TIFFTag.compression, reader: reader, default: 1) ?? 1
         switch compression {
-        case 1, 5, 7, 8, 32946, 32773: break
+        case 1, 5, 7, 8, 32946, 32773, 34676, 34677: ccittScheme = nil
+        case 2: ccittScheme = .modifiedHuffman
+        case 3:
+            // T4Options (§11 / T.4): bit 0 = 2-D coding, bit 1 = uncompressed mode (met as an
+            // extension code, which libtiff reports and does not decode), bit 2 = fill bits
+            // before EOLs (skipped by the EOL synchronisation anyway).
+            let options = try directory.integer(TIFFTag.t4Options, reader: reader, default: 0) ?? 0
+            ccittScheme = options & 1 == 1 ? .group3TwoDimensional : .group3OneDimensional
+        case 4: ccittScheme = .group4
         default:
             throw fail(.unsupported, .unsupportedCompression(code: compression, name: TIFFTag.compressionName(compression)))
+        }
+        if ccittScheme != nil {
+            // libtiff's Fax3SetupState: "Bits/sample must be 1 for Group 3/4 encoding/decoding".
+            guard bps == 1 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (CCITT)", value: bps)) }
+            guard samples == 1 else { throw fail(.unsupported, .unsupportedLayout("CCITT compression with \(samples) samples per pixel")) }
         }
 
         let extras = try directory.integers(TIFFTag.extraSamples, reader: reader, maxCount: 65535) ?? []
@@ -116,25 +155,20 @@ struct TIFFImageLayout {
 
         let colorChannels = samples - extras.count
         if let value = photometricValue {
-            guard let photometric = Photometric(rawValue: value) else { throw fail(.unsupported, .unsupportedPhotometric(value)) }
-            self.photometric = photometric
+            photometric = Photometric(rawValue: value) ?? .unknown
+            photometricCode = value
         } else {
-            // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero, 3 → RGB.
+            // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero (WhiteIsZero for
+            // CCITT data, as fax is), 3 → RGB.
             switch colorChannels {
-            case 1: photometric = .blackIsZero
+            case 1: photometric = ccittScheme == nil ? .blackIsZero : .whiteIsZero
             case 3: photometric = .rgb
             default: throw fail(.malformed, .missingField("PhotometricInterpretation"))
             }
+            photometricCode = photometric.rawValue
         }
-        switch photometric {
-        case .transparencyMask, .cieLab: throw fail(.unsupported, .unsupportedPhotometric(photometric.rawValue))
-        case .rgb where colorChannels < 3:
-            throw fail(.unsupported, .unsupportedLayout("RGB with \(colorChannels) colour channels"))
-        case .separated where samples < 4:
-            throw fail(.unsupported, .unsupportedLayout("CMYK with \(samples) samples per pixel"))
-        case .ycbcr where samples < 3:
+        if photometric == .ycbcr && samples < 3 {
             throw fail(.unsupported, .unsupportedLayout("YCbCr with \(samples) samples per pixel"))
-        default: break
         }
 
         let fill = try directory.integer(TIFFTag.fillOrder, reader: reader, default: 1) ?? 1
@@ -142,21 +176,25 @@ struct TIFFImageLayout {
         let planar = try directory.integer(TIFFTag.planarConfiguration, reader: reader, default: 1) ?? 1
         guard planar == 1 || planar == 2 else { throw fail(.malformed, .invalidValue(field: "PlanarConfiguration", value: planar)) }
         isPlanar = planar == 2 && samples > 1
-        predictor = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
+        planarConfigurationTag = planar
+        // libtiff attaches the predictor to LZW and Deflate (and LZMA, Zstd, …) only; with any
+        // other codec the tag is ignored.
+        let predictorTag = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
+        predictor = [5, 8, 32946].contains(compression) ? predictorTag : 1
         switch predictor {
         case 1: break
-        case 2 where bps == 8 || bps == 16: break
-        default: throw fail(.unsupported, .unsupportedPredictor(value: predictor, bitsPerSample: bps))
+        // libtiff tif_predict.c PredictorSetup refuses other depths, so every strip fails.
+        case 2 where [8, 16, 32, 64].contains(bps): break
+        case 3 where sampleFormat == 3 && [16, 24, 32, 64].contains(bps): break
+        default: throw fail(.malformed, .unsupportedPredictor(value: predictor, bitsPerSample: bps))
         }
         let orientation = try directory.integer(TIFFTag.orientation, reader: reader, default: 1) ?? 1
         self.orientation = (1...8).contains(orientation) ? orientation : 1
         inkSet = try directory.integer(TIFFTag.inkSet, reader: reader, default: 1) ?? 1
-        if photometric == .separated && inkSet != 1 {
-            throw fail(.unsupported, .unsupportedLayout("InkSet \(inkSet) (not CMYK)"))
-        }
 
         if photometric == .palette {
-            guard bps <= 8 else { throw fail(.unsupported, .unsupportedLayout("palette with \(bps)-bit samples")) }
+            // A ColorMap has 3 × 2^bits entries; 8-bit palettes render, 16-bit ones decode.
+            guard bps <= 16 else { throw fail(.unsupported, .unsupportedLayout("palette with \(bps)-bit samples")) }
             let expected = 3 << bps
             guard let map = try directory.integers(TIFFTag.colorMap, reader: reader, maxCount: 3 << 16) else {
                 throw fail(.malformed, .missingField("ColorMap"))
@@ -169,19 +207,39 @@ struct TIFFImageLayout {
 
         let subsampling = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16) ?? [2, 2]
         ycbcrSubsampling = (subsampling.first ?? 2, subsampling.count > 1 ? subsampling[1] : 2)
-        referenceBlackWhite = try directory.reals(TIFFTag.referenceBlackWhite, reader: reader) ?? []
-        ycbcrCoefficients = try directory.reals(TIFFTag.ycbcrCoefficients, reader: reader) ?? []
+        var sgiLogCoding: SGILogDecoder.Coding?
+        if compression == 34676 || compression == 34677 {
+            switch photometric {
+            case .logL: sgiLogCoding = .logL16
+            case .logLuv: sgiLogCoding = compression == 34677 ? .logLuv24 : .logLuv32
+            default:
+                // LogLuvSetupDecode: "Inappropriate photometric interpretation for SGILog compression".
+                throw fail(.malformed, .unsupportedLayout("SGILog compression with photometric \(photometricCode)"))
+            }
+        }
+        // libtiff keeps these as floats (RATIONAL divided in single precision).
+        referenceBlackWhite = try directory.floats(TIFFTag.referenceBlackWhite, reader: reader)?.map(Double.init) ?? []
+        ycbcrCoefficients = try directory.floats(TIFFTag.ycbcrCoefficients, reader: reader)?.map(Double.init) ?? []
+        whitePoint = try directory.floats(TIFFTag.whitePoint, reader: reader)?.map(Double.init)
+        if let coding = sgiLogCoding {
+            // tif_luv.c LogLuvSetupDecode: LogL needs 1 sample, LogLuv contiguous samples, and
+            // the file's own sample description must name a data format it can produce.
+            guard coding != .logL16 || samples == 1 else { throw fail(.malformed, .unsupportedLayout("LogL with \(samples) samples per pixel")) }
+            guard coding == .logL16 || planar == 1 else { throw fail(.malformed, .unsupportedLayout("SGILog with separate planes")) }
+            guard let format = SGILogDecoder.guessFormat(coding: coding, bitsPerSample: bps, sampleFormat: sampleFormat, samplesPerPixel: samples) else {
+                throw fail(.malformed, .unsupportedLayout("SGILog data of \(samples) × \(bps)-bit samples, sample format \(sampleFormat)"))
+            }
+            sgiLog = SGILogDecoder(coding: coding, format: format)
+        } else {
+            sgiLog = nil
+        }
         jpegTables = try directory.bytes(TIFFTag.jpegTables, reader: reader, limit: limits.maxMetadataBytes)
         if compression == 7 {
             // Technical Note 2 JPEG: each strip or tile is a JPEG stream (abbreviated, its tables
-            // in JPEGTables). libtiff has libjpeg convert YCbCr to RGB and passes other colour
-            // spaces through untransformed; PureImage's JPEG decoder chooses its transform from
-            // the stream, so only YCbCr (contiguous) and gray are taken.
-            let acceptable = bps == 8 && predictor == 1 && (((photometric == .ycbcr || photometric == .rgb) && planar == 1 && samples == 3)
-                || (photometric == .rgb && planar == 2 && samples == 3)
-                || ((photometric == .blackIsZero || photometric == .whiteIsZero) && samples == 1))
-            guard acceptable else {
-                throw fail(.unsupported, .unsupportedLayout("JPEG compression with photometric \(photometric.rawValue), \(samples) samples, planar \(planar)"))
+            // in JPEGTables) of 8-bit samples: all of a pixel's samples (1, 3 or 4 components,
+            // what PureImage's JPEG decoder takes), or one plane's.
+            guard bps == 8, planar == 2 || [1, 3, 4].contains(samples) else {
+                throw fail(.unsupported, .unsupportedLayout("JPEG compression with \(samples) samples of \(bps) bits, planar \(planar)"))
             }
         } else if photometric == .ycbcr {
             guard bps == 8 && samples == 3 else { throw fail(.unsupported, .unsupportedLayout("YCbCr with \(bps)-bit samples and \(samples) samples per pixel")) }
@@ -215,6 +273,9 @@ struct TIFFImageLayout {
         } else {
             // §8 RowsPerStrip: default 2^32 − 1, i.e. one strip; 0 is treated the same (libtiff).
             var rows = try directory.integer(TIFFTag.rowsPerStrip, reader: reader, default: height) ?? height
+            // A LONG8 value beyond 32 bits: libtiff refuses the IFD ("Incorrect value for
+            // RowsPerStrip"), as it reads the field as a 32-bit number.
+            guard rows <= Int(UInt32.max) else { throw fail(.malformed, .invalidValue(field: "RowsPerStrip", value: rows)) }
             if rows <= 0 || rows > height { rows = height }
             isTiled = false
             chunkWidth = width
@@ -242,31 +303,30 @@ struct TIFFImageLayout {
         // (strips at offset 0 with no bytes, which then decode as missing).
         if offsets.count < needed { offsets += [Int](repeating: 0, count: needed - offsets.count) }
         self.offsets = Array(offsets.prefix(needed))
-        let fileSize = reader.window.upperBound
-        let rowBytes = (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8
-        if var counts = try directory.integers(countSource, reader: reader, maxCount: needed, readingAtMost: needed), !counts.isEmpty {
-            if counts.count < needed { counts += [Int](repeating: 0, count: needed - counts.count) }
-            var fixed = Array(counts.prefix(needed))
-            // libtiff (tif_dirread.c ByteCountLooksBad): a single uncompressed strip whose byte
-            // count is 0, or smaller than the strip while the file holds the whole strip, gets
-            // the strip's size instead.
-            if needed == 1 && compression == 1 && !isTiled {
-                let stripBytes = rowBytes * chunkHeight
-                if fixed[0] == 0 || (fixed[0] < stripBytes && self.offsets[0] + stripBytes <= fileSize) { fixed[0] = stripBytes }
-            }
-            byteCounts = fixed
-        } else {
-            // libtiff estimates missing byte counts ("missing required StripByteCounts"): the
-            // uncompressed size, or up to the next chunk (or the end of the file).
-            let chosen = Array(offsets.prefix(needed))
-            let sortedOffsets = chosen.sorted()
-            let stripBytes = rowBytes * (isTiled ? tileLength ?? 0 : chunkHeight)
-            let uncompressed = compression == 1
-            byteCounts = chosen.map { offset in
-                if uncompressed { return stripBytes }
-                let next = sortedOffsets.first { $0 > offset } ?? fileSize
-                return max(0, next - offset)
+        // libtiff's TIFFScanlineSize64: contiguous 3-sample YCbCr counts whole subsampling blocks.
+        var scanlineBytes = (width * bps * (planes > 1 ? 1 : samples) + 7) / 8
+        if planar == 1 && photometric == .ycbcr && samples == 3 {
+            let (h, v) = ycbcrSubsampling
+            if h > 0 && v > 0 {
+                scanlineBytes = ((width + h - 1) / h * (h * v + 2) * bps + 7) / 8 / v
             }
         }
+        let stored = try directory.integers(countSource, reader: reader, maxCount: needed, readingAtMost: needed)
+        byteCounts = try Self.libtiffByteCounts(stored: stored, directory: directory, offsets: self.offsets, compression: compression,
+                                                planarConfiguration: planar, samples: samples, isTiled: isTiled,
+                                                rowBytes: (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8,
+                                                chunkRows: chunkHeight, stripsPerImage: chunksDown, height: height,
+                                                scanline: scanlineBytes, fileSize: reader.window.upperBound, at: at)
+    }
+
+    /// The layout pages are rendered from: SGILog data decoded to 8-bit gray / RGB, as libtiff's
+    /// RGBA interface asks for it (SGILOGDATAFMT_8BIT, which also makes BitsPerSample 8).
+    func forRendering() -> TIFFImageLayout {
+        guard let sgiLog, sgiLog.format != .eightBit else { return self }
+        var layout = self
+        layout.sgiLog = SGILogDecoder(coding: sgiLog.coding, format: .eightBit)
+        layout.bitsPerSample = 8
+        layout.sampleFormat = 1
+        return layout
     }
 }

@@ -9,7 +9,8 @@ enum TIFFInspector {
             return [InspectionEntry(offset: 0, name: "error", detail: "\(error)")]
         }
         let order = header.endianness == .littleEndian ? "II (little-endian)" : "MM (big-endian)"
-        entries.append(InspectionEntry(offset: 0, name: "header", detail: "\(order), 42, first IFD at \(header.firstIFD)"))
+        let magic = header.variant == .classic ? "42" : "43 (BigTIFF: 8-byte offsets and counts, 20-byte entries)"
+        entries.append(InspectionEntry(offset: 0, name: "header", detail: "\(order), \(magic), first IFD at \(header.firstIFD)"))
         var offset = header.firstIFD
         var visited: Set<Int> = []
         var index = 0
@@ -20,7 +21,7 @@ enum TIFFInspector {
             }
             let directory: TIFFDirectory
             do throws(DecodeError) {
-                guard let parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: header.endianness, isClosed: true) else { break }
+                guard let parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: header.endianness, variant: header.variant, isClosed: true) else { break }
                 directory = parsed
             } catch {
                 entries.append(InspectionEntry(offset: offset, name: "error", detail: "\(error)"))
@@ -64,7 +65,15 @@ enum TIFFInspector {
         default:
             if let values = try? directory.integers(entry.tag, reader: reader, maxCount: 1 << 28) {
                 text += " = " + values.prefix(shown).map(String.init).joined(separator: ", ") + (values.count > shown ? ", …" : "")
+                if values.count == 1 || entry.tag == TIFFTag.sampleFormat, let first = values.first,
+                   let meaning = TIFFTag.meaning(entry.tag, first) {
+                    text += " (\(meaning))"
+                }
             }
+        }
+        // Where the other chunk: JPEGTables / JPEG interchange streams, offsets in BigTIFF.
+        if entry.tag == TIFFTag.jpegTables, let raw = try? directory.bytes(entry.tag, reader: reader, limit: 1 << 24) {
+            text += raw.count >= 4 && raw[0] == 0xFF && raw[1] == 0xD8 ? " (a JPEG tables stream, \(raw.count) bytes)" : " (not a JPEG stream)"
         }
         return text
     }

@@ -20,10 +20,18 @@ final class TIFFPageDecoder {
     private(set) var warnings: [DecodeWarning] = []
     /// Set when a chunk's bytes run past the end of the input and it decoded short.
     private(set) var truncatedAt: Int?
+    /// CCITT pages: the decoder whose run arrays persist from chunk to chunk (libtiff's do).
+    private var ccitt: CCITTFaxDecoder?
 
     /// The decode's memory: the page bitmap stays reserved (the decoder keeps the page); each
     /// band's planes are checked against what is left.
     private let budget: MemoryBudget
+
+    /// A page decoded on its own (the samples layer, the libtiff-exact RGBA output), with a
+    /// budget of its own.
+    convenience init(layout: TIFFImageLayout, endianness: Endianness, limits: DecodeLimits, rowSink: ((Bitmap) -> Void)? = nil) {
+        self.init(layout: layout, endianness: endianness, budget: MemoryBudget(limits: limits), rowSink: rowSink)
+    }
 
     init(layout: TIFFImageLayout, endianness: Endianness, budget: MemoryBudget, rowSink: ((Bitmap) -> Void)? = nil) {
         self.layout = layout
@@ -96,6 +104,40 @@ final class TIFFPageDecoder {
         return (bytes[offset ..< offset + available], offset, count)
     }
 
+    /// Chunk `index` decompressed into its first `keptRows` rows (of `storedRows` it holds),
+    /// byte order normalised and predictor undone; nil when the chunk has no data.
+    /// `written`: the bytes the codec produced (the rest of `bytes` is zero).
+    private func decodeChunk(_ index: Int, storedRows: Int, keptRows: Int, bytes: [UInt8]) throws(DecodeError) -> (bytes: [UInt8], written: Int)? {
+        let chunkRowBytes = layout.chunkRowBytes
+        if let scheme = layout.ccittScheme, ccitt == nil {
+            ccitt = try CCITTFaxDecoder(scheme: scheme, width: layout.chunkWidth, limits: limits)
+        }
+        let expected = try SizeMath.allocationSize(keptRows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
+        guard let chunk = chunkBytes(index, in: bytes) else { return nil }
+        var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
+                                                  ccitt: &ccitt, storedRows: storedRows)
+        if let problem = outcome.problem {
+            warnings.append(DecodeWarning(offset: chunk.offset, problem))
+            if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
+        }
+        // libtiff (tif_predict.c) undoes the predictor only when the codec reports
+        // success; a chunk that decoded short keeps its differences, and so do we.
+        if layout.predictor == 3 {
+            if outcome.decoded == expected {
+                TIFFDecompressor.undoFloatingPointPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: keptRows,
+                                                            samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
+            }
+        } else {
+            // SGILog produces values, not file bytes (libtiff swaps nothing after it).
+            if layout.sgiLog == nil { TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness) }
+            if layout.predictor == 2 && outcome.decoded == expected {
+                TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: keptRows,
+                                               samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
+            }
+        }
+        return (outcome.bytes, outcome.decoded)
+    }
+
     /// Decompresses the band's chunks into `rows`-high planes, `planeRowBytes` per row.
     private func decodeBandPlanes(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> [[UInt8]] {
         let planeRowBytes = layout.planeRowBytes
@@ -112,32 +154,20 @@ final class TIFFPageDecoder {
                 // Strips hold only the rows left in the image; tiles are stored whole, but rows
                 // below the image are never shown, so only the rows inside it are decoded (a
                 // tiny file declaring a 40000 × 40000 tile costs one row).
-                let expected = try SizeMath.allocationSize(rows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
-                guard let chunk = chunkBytes(index, in: bytes) else { continue }
-                var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits)
-                if let problem = outcome.problem {
-                    warnings.append(DecodeWarning(offset: chunk.offset, problem))
-                    if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
-                }
-                TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness)
-                // libtiff (tif_predict.c) undoes the predictor only when the codec reports
-                // success; a chunk that decoded short keeps its differences, and so do we.
-                if layout.predictor == 2 && outcome.decoded == expected {
-                    TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: rows,
-                                                   samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
-                }
+                guard let decoded = try decodeChunk(index, storedRows: layout.isTiled ? layout.chunkHeight : rows,
+                                                    keptRows: rows, bytes: bytes)?.bytes else { continue }
                 // Place the chunk: byte column of its left edge (tiles are 16-pixel multiples by
                 // §15, so the edge is byte-aligned for every depth; others are refused).
                 let leftBits = across * layout.chunkWidth * bitsPerPixel
                 guard leftBits % 8 == 0 else {
-                    throw DecodeError(.unsupported, format: .tiff, offset: chunk.offset,
+                    throw DecodeError(.unsupported, format: .tiff, offset: nil,
                                       TIFFError.unsupportedLayout("tile width \(layout.chunkWidth) with \(bitsPerPixel)-bit pixels"))
                 }
                 let leftByte = leftBits / 8
                 let copyBytes = min(chunkRowBytes, planeRowBytes - leftByte)
                 guard copyBytes > 0 else { continue }
-                let decodedRows = min(rows, outcome.bytes.count / max(1, chunkRowBytes))
-                outcome.bytes.withUnsafeBufferPointer { source in
+                let decodedRows = min(rows, decoded.count / max(1, chunkRowBytes))
+                decoded.withUnsafeBufferPointer { source in
                     planes[plane].withUnsafeMutableBufferPointer { destination in
                         guard let from = source.baseAddress, let to = destination.baseAddress else { return }
                         for row in 0..<decodedRows {
@@ -150,6 +180,49 @@ final class TIFFPageDecoder {
             }
         }
         return planes
+    }
+
+    /// One strip or tile as libtiff's TIFFReadEncodedStrip / TIFFReadEncodedTile leave its
+    /// buffer: `written` leading bytes of `bytes` replace what the buffer held (all of them on
+    /// success, the codec's output so far on failure); `rawFailed` when libtiff could not read
+    /// the raw data at all (TIFFFillStrip / TIFFFillTile: a byte count of 0, or data past the
+    /// end of the file), which leaves its buffer untouched.
+    struct LibtiffChunk {
+        var bytes: [UInt8]
+        var written: Int
+        var rawFailed: Bool
+    }
+
+    /// The next band's chunks whole, as libtiff decodes them (every row of a tile, rows of
+    /// `chunkRowBytes`; wide samples big-endian), plane after plane, left to right. For
+    /// libtiff's RGBA arithmetic, which works on these buffers (TIFFLibtiffRGBA.swift).
+    func decodeNextBandChunks(bytes: [UInt8]) throws(DecodeError) -> [LibtiffChunk] {
+        let band = nextBand
+        let rows = layout.isTiled ? layout.chunkHeight : min(layout.chunkHeight, layout.height - band * layout.chunkHeight)
+        let size = try SizeMath.allocationSize(rows, layout.chunkRowBytes, limits: limits, format: .tiff, offset: nil)
+        // TIFFFillStrip caps a byte count over 1 MiB at 10 × the full chunk size + 4096.
+        let fullChunk = layout.chunkHeight.multipliedReportingOverflow(by: layout.chunkRowBytes)
+        var chunks: [LibtiffChunk] = []
+        for plane in 0..<layout.planeCount {
+            for across in 0..<layout.chunksAcross {
+                let index = plane * layout.chunksPerPlane + band * layout.chunksAcross + across
+                var count = layout.byteCounts[index]
+                if count > 1 << 20, !fullChunk.overflow, fullChunk.partialValue > 0, (count - 4096) / 10 > fullChunk.partialValue {
+                    count = fullChunk.partialValue * 10 + 4096
+                }
+                let offset = layout.offsets[index]
+                guard count > 0, offset >= 0, count <= bytes.count, offset <= bytes.count - count else {
+                    chunks.append(LibtiffChunk(bytes: [], written: 0, rawFailed: true))
+                    continue
+                }
+                let decoded = try decodeChunk(index, storedRows: rows, keptRows: rows, bytes: bytes)
+                // DumpModeDecode copies nothing when the strip holds fewer bytes than asked for.
+                let written = layout.compression == 1 && count < size ? 0 : decoded?.written ?? 0
+                chunks.append(LibtiffChunk(bytes: decoded?.bytes ?? [UInt8](repeating: 0, count: size), written: written, rawFailed: false))
+            }
+        }
+        nextBand += 1
+        return chunks
     }
 
     /// §21 subsampled YCbCr (contiguous): each data unit holds h × v luma samples (row by row)
@@ -166,18 +239,9 @@ final class TIFFPageDecoder {
         let unitsAcross = (layout.chunkWidth + h - 1) / h
         // Tiles are stored whole (their rows below the image are decoded and dropped).
         let storedRows = layout.isTiled ? layout.chunkHeight : rows
-        let expected = layout.subsampledChunkBytes(rows: storedRows)
-        _ = try SizeMath.allocationSize(expected, limits: limits, format: .tiff, offset: nil)
-        for across in 0..<layout.chunksAcross {
-            let index = band * layout.chunksAcross + across
+        for (across, chunkData) in try subsampledChunkData(band, rows: rows, bytes: bytes).enumerated() {
             let left = across * layout.chunkWidth
-            guard let chunk = chunkBytes(index, in: bytes) else { continue }
-            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits)
-            if let problem = outcome.problem {
-                warnings.append(DecodeWarning(offset: chunk.offset, problem))
-                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }
-            }
-            let data = outcome.bytes
+            guard let data = chunkData else { continue }
             for unitRow in 0..<(storedRows + v - 1) / v {
                 for unit in 0..<unitsAcross {
                     let base = (unitRow * unitsAcross + unit) * unitBytes
@@ -198,5 +262,46 @@ final class TIFFPageDecoder {
             }
         }
         return Bitmap(uncheckedWidth: width, height: rows, format: .rgb8, bytesPerRow: width * 3, bytes: rgb)
+    }
+
+    /// The decompressed data units of each chunk of a subsampled YCbCr band, left to right (nil
+    /// where a chunk has no data). Strips hold `rows` rows, tiles all of theirs.
+    private func subsampledChunkData(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> [[UInt8]?] {
+        let storedRows = layout.isTiled ? layout.chunkHeight : rows
+        let expected = layout.subsampledChunkBytes(rows: storedRows)
+        _ = try SizeMath.allocationSize(expected, limits: limits, format: .tiff, offset: nil)
+        var chunks: [[UInt8]?] = []
+        for across in 0..<layout.chunksAcross {
+            guard let chunk = chunkBytes(band * layout.chunksAcross + across, in: bytes) else {
+                chunks.append(nil)
+                continue
+            }
+            var noCCITT: CCITTFaxDecoder?
+            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits, ccitt: &noCCITT)
+            if let problem = outcome.problem {
+                warnings.append(DecodeWarning(offset: chunk.offset, problem))
+                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }
+            }
+            chunks.append(outcome.bytes)
+        }
+        return chunks
+    }
+
+    /// The next band's samples as the codec and predictor leave them (multi-byte samples
+    /// big-endian), before any photometric interpretation: one array per plane, the band's rows
+    /// of `layout.planeRowBytes` bytes — or, for subsampled YCbCr, each chunk's data units.
+    func decodeNextBandSamples(bytes: [UInt8]) throws(DecodeError) -> [[UInt8]] {
+        let band = nextBand
+        let rows = min(layout.chunkHeight, layout.height - band * layout.chunkHeight)
+        let samples: [[UInt8]]
+        if layout.isSubsampledYCbCr {
+            let storedRows = layout.isTiled ? layout.chunkHeight : rows
+            let expected = layout.subsampledChunkBytes(rows: storedRows)
+            samples = try subsampledChunkData(band, rows: rows, bytes: bytes).map { $0 ?? [UInt8](repeating: 0, count: expected) }
+        } else {
+            samples = try decodeBandPlanes(band, rows: rows, bytes: bytes)
+        }
+        nextBand += 1
+        return samples
     }
 }

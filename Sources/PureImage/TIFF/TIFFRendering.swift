@@ -14,10 +14,60 @@
 /// `TIFFRGBAImageBegin` does. Further extra samples are dropped. 16-bit samples are
 /// big-endian (`ByteOrder.default`).
 enum TIFFRendering {
+    /// Whether `layout` can become a `Bitmap` (its samples always decode): the depths, sample
+    /// formats and photometric interpretations below, the same set libtiff's RGBA interface
+    /// renders plus floating point. Throws a typed `unsupported` error otherwise.
+    static func checkRenderable(_ layout: TIFFImageLayout) throws(DecodeError) {
+        func refuse(_ reason: TIFFError) -> DecodeError { DecodeError(.unsupported, format: .tiff, offset: nil, reason) }
+        let bps = layout.bitsPerSample
+        switch layout.sampleFormat {
+        case 3:
+            // IEEE floats (16, 24, 32, 64 bits) render as float gray or RGB (+ alpha).
+            guard [16, 24, 32, 64].contains(bps) else { throw refuse(.unsupportedBitsPerSample(bps)) }
+            guard layout.photometric == .blackIsZero || (layout.photometric == .rgb && layout.colorChannels >= 3) else {
+                throw refuse(.unsupportedLayout("floating-point samples with photometric \(layout.photometricCode)"))
+            }
+            return
+        case 5, 6:
+            throw refuse(.unsupportedSampleFormat(layout.sampleFormat))
+        default:
+            guard [1, 2, 4, 8, 16].contains(bps) else { throw refuse(.unsupportedBitsPerSample(bps)) }
+        }
+        switch layout.photometric {
+        case .cieLab, .iccLab:
+            // Rendered as libtiff's RGBA interface renders CIELab: 3 contiguous 8/16-bit samples.
+            guard layout.samplesPerPixel == 3, layout.colorChannels == 3, bps == 8 || bps == 16, !layout.isPlanar else {
+                throw refuse(.unsupportedLayout("CIELab with \(layout.samplesPerPixel) × \(bps)-bit samples\(layout.isPlanar ? " in separate planes" : "")"))
+            }
+            guard TIFFCIELab(whitePoint: layout.whitePoint) != nil else { throw refuse(.unsupportedLayout("CIELab with WhitePoint y = 0")) }
+        case .logL, .logLuv:
+            // Decoded by the SGILog codec straight to 8-bit gray / RGB (TIFFImageLayout.forRendering).
+            guard layout.sgiLog?.format == .eightBit else { throw refuse(.unsupportedPhotometric(layout.photometricCode)) }
+        case .transparencyMask, .ituLab, .unknown:
+            throw refuse(.unsupportedPhotometric(layout.photometricCode))
+        case .rgb where layout.colorChannels < 3:
+            throw refuse(.unsupportedLayout("RGB with \(layout.colorChannels) colour channels"))
+        case .separated where layout.samplesPerPixel < 4:
+            throw refuse(.unsupportedLayout("CMYK with \(layout.samplesPerPixel) samples per pixel"))
+        case .separated where layout.inkSet != 1:
+            throw refuse(.unsupportedLayout("InkSet \(layout.inkSet) (not CMYK)"))
+        case .palette where bps > 8:
+            throw refuse(.unsupportedLayout("palette with \(bps)-bit samples"))
+        case .ycbcr where layout.compression == 7 && layout.isPlanar && layout.ycbcrSubsampling != (1, 1):
+            // Each chroma plane is its own smaller JPEG; libtiff's RGBA interface refuses these too.
+            throw refuse(.unsupportedLayout("JPEG YCbCr in separate planes with subsampling"))
+        default:
+            break
+        }
+    }
+
     /// Renders `rows` rows (default: the whole page) from planes holding those rows.
     static func render(layout: TIFFImageLayout, planes: [[UInt8]], planeRowBytes: Int, rows: Int? = nil,
                        limits: DecodeLimits = .default) throws(DecodeError) -> Bitmap {
         let width = layout.width, height = rows ?? layout.height
+        if layout.sampleFormat == 3 {
+            return try renderFloat(layout: layout, planes: planes, planeRowBytes: planeRowBytes, rows: height, limits: limits)
+        }
         let bps = layout.bitsPerSample
         let bytesPerSample = bps == 16 ? 2 : 1
         let spp = layout.samplesPerPixel
@@ -169,7 +219,7 @@ enum TIFFRendering {
             // Extra samples after K are dropped, as libtiff's RGBA interface does.
             return try makeBitmap(PixelFormat(colorModel: .cmyk, bitsPerComponent: bps, alphaInfo: .none), try gather([0, 1, 2, 3]))
 
-        case .ycbcr where layout.compression == 7:
+        case .ycbcr where layout.compression == 7 && !layout.isPlanar:
             // The JPEG decoder already produced RGB (libtiff's JPEGCOLORMODE_RGB).
             return try makeBitmap(.rgb8, try gather([0, 1, 2]))
 
@@ -185,8 +235,42 @@ enum TIFFRendering {
             }
             return try makeBitmap(.rgb8, rgb)
 
-        case .transparencyMask, .cieLab:
-            throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometric.rawValue))
+        case .logL:
+            return try makeBitmap(.gray8, try gather([0]))
+
+        case .logLuv:
+            return try makeBitmap(.rgb8, try gather([0, 1, 2]))
+
+        case .cieLab, .iccLab:
+            guard let lab = TIFFCIELab(whitePoint: layout.whitePoint) else {
+                throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
+            }
+            let samples = try gather([0, 1, 2])
+            let icc = layout.photometric == .iccLab
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            var i = 0, o = 0
+            while o < rgb.count {
+                // 16-bit samples are big-endian here. ICCLab stores a*, b* offset by half the range.
+                let l: UInt32, a: Int32, b: Int32
+                if bps == 16 {
+                    let raw = (0..<3).map { UInt16(samples[i + 2 * $0]) << 8 | UInt16(samples[i + 2 * $0 + 1]) }
+                    l = UInt32(raw[0])
+                    a = icc ? Int32(raw[1]) - 32768 : Int32(Int16(bitPattern: raw[1]))
+                    b = icc ? Int32(raw[2]) - 32768 : Int32(Int16(bitPattern: raw[2]))
+                    i += 6
+                } else {
+                    l = UInt32(samples[i]) * 257
+                    a = (icc ? Int32(samples[i + 1]) - 128 : Int32(Int8(bitPattern: samples[i + 1]))) * 256
+                    b = (icc ? Int32(samples[i + 2]) - 128 : Int32(Int8(bitPattern: samples[i + 2]))) * 256
+                    i += 3
+                }
+                (rgb[o], rgb[o + 1], rgb[o + 2]) = lab.rgb(l: l, a: a, b: b)
+                o += 3
+            }
+            return try makeBitmap(.rgb8, rgb)
+
+        case .transparencyMask, .ituLab, .unknown:
+            throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
         }
     }
 }

@@ -14,7 +14,10 @@ enum TIFFTag {
     static let rowsPerStrip = 278            // §8
     static let stripByteCounts = 279         // §8
     static let planarConfiguration = 284     // §8
+    static let t4Options = 292               // §11
+    static let t6Options = 293               // §11
     static let predictor = 317               // §14
+    static let whitePoint = 318              // §20
     static let colorMap = 320                // §8
     static let tileWidth = 322               // §15
     static let tileLength = 323              // §15
@@ -28,6 +31,7 @@ enum TIFFTag {
     static let ycbcrSubsampling = 530        // §21
     static let ycbcrPositioning = 531        // §21
     static let referenceBlackWhite = 532     // §20
+    static let dataType = 32996              // SGI, before SampleFormat
 
     /// Names for `pureimage inspect` (TIFF 6.0 Appendix A, plus common private tags).
     static func name(_ tag: Int) -> String {
@@ -95,6 +99,12 @@ enum TIFFTag {
         case 512: return "JPEGProc"
         case 513: return "JPEGInterchangeFormat"
         case 514: return "JPEGInterchangeFormatLength"
+        case 515: return "JPEGRestartInterval"
+        case 517: return "JPEGLosslessPredictors"
+        case 518: return "JPEGPointTransforms"
+        case 519: return "JPEGQTables"
+        case 520: return "JPEGDCTables"
+        case 521: return "JPEGACTables"
         case 529: return "YCbCrCoefficients"
         case 530: return "YCbCrSubSampling"
         case 531: return "YCbCrPositioning"
@@ -103,6 +113,11 @@ enum TIFFTag {
         case 33432: return "Copyright"
         case 33723: return "IPTC"
         case 34377: return "Photoshop"
+        case 326: return "BadFaxLines"
+        case 327: return "CleanFaxData"
+        case 328: return "ConsecutiveBadFaxLines"
+        case 32996: return "DataType (SGI)"
+        case 65560: return "SGILogDataFmt"
         case 34665: return "ExifIFD"
         case 34675: return "ICCProfile"
         case 34853: return "GPSIFD"
@@ -121,6 +136,7 @@ enum TIFFTag {
         case 6: return "old-style JPEG"
         case 7: return "JPEG"
         case 8, 32946: return "Deflate"
+        case 32771: return "CCITT RLEW"
         case 32773: return "PackBits"
         case 32809: return "ThunderScan"
         case 34676: return "SGI LogLuv"
@@ -132,6 +148,30 @@ enum TIFFTag {
         case 50001: return "WebP"
         case 52546: return "JPEG XL"
         default: return "unknown"
+        }
+    }
+
+    /// What an enumerated or bit-field value means, for `pureimage inspect` (nil when nothing to add).
+    static func meaning(_ tag: Int, _ value: Int) -> String? {
+        switch tag {
+        case 259: return compressionName(value)
+        case 262:
+            let names = [0: "WhiteIsZero", 1: "BlackIsZero", 2: "RGB", 3: "palette", 4: "transparency mask", 5: "separated (CMYK)",
+                         6: "YCbCr", 8: "CIELab", 9: "ICCLab", 10: "ITULab", 32844: "LogL", 32845: "LogLuv"]
+            return names[value]
+        case 266: return value == 2 ? "least significant bit first" : (value == 1 ? "most significant bit first" : nil)
+        case 284: return value == 2 ? "separate planes" : (value == 1 ? "contiguous" : nil)
+        case 292, 293:
+            // T4Options: bit 0 2-D coding, bit 1 uncompressed mode, bit 2 fill bits; T6Options: bit 1.
+            var bits: [String] = []
+            if tag == 292 && value & 1 != 0 { bits.append("2-D coding") }
+            if value & 2 != 0 { bits.append("uncompressed mode allowed") }
+            if tag == 292 && value & 4 != 0 { bits.append("fill bits before EOLs") }
+            return bits.isEmpty ? (tag == 292 ? "1-D coding" : nil) : bits.joined(separator: ", ")
+        case 317: return [1: "none", 2: "horizontal differencing", 3: "floating point"][value]
+        case 339: return [1: "unsigned integer", 2: "signed integer", 3: "IEEE float", 4: "undefined", 5: "complex integer", 6: "complex float"][value]
+        case 512: return [1: "baseline sequential", 14: "lossless"][value]
+        default: return nil
         }
     }
 }

@@ -181,4 +181,25 @@ import Testing
             #expect(fast.bytes == general.bytes, "indexed → \(target.summary)")
         }
     }
+
+    /// Packed 1/2/4-bit gray and indexed sources go through a per-value table: the same bytes
+    /// as the general path, for widths that end mid-byte and padded rows.
+    @Test(arguments: [1, 2, 4])
+    func packedLookUpEqualsTheGeneralPath(bits: Int) throws {
+        let palette = try #require(Palette(rgba: (0..<(1 << bits)).flatMap { i -> [UInt8] in [UInt8(i * 40 % 256), 7, 200, UInt8(255 - i)] }))
+        for model in [ColorModel.gray, .indexed(palette)] {
+            let source = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: .none)
+            for width in [1, 7, 13, 64] {
+                let rowBytes = (width * bits + 7) / 8 + 2
+                let bytes = (0..<(rowBytes * 3)).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 29) }
+                let bitmap = try Bitmap(width: width, height: 3, format: source, bytesPerRow: rowBytes, bytes: bytes)
+                for target in [PixelFormat.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)] {
+                    let fast = try bitmap.converted(to: target)
+                    var general = try Bitmap(zeroedWidth: width, height: 3, format: target)
+                    GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+                    #expect(fast.bytes == general.bytes, "\(source.summary) width \(width) → \(target.summary)")
+                }
+            }
+        }
+    }
 }

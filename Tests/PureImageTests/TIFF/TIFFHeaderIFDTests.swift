@@ -16,13 +16,62 @@ import Testing
         #expect(decoder.properties?.width == 3 && decoder.properties?.height == 2)
     }
 
-    @Test func bigTIFFIsTypedUnsupported() {
-        // "II", 43 (BigTIFF), 8 (offset size), 0, first IFD at 16 (8 bytes).
-        let bytes: [UInt8] = [0x49, 0x49, 43, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]
-        #expect(throws: DecodeError.self) { try decodeTIFF(bytes) }
-        do { _ = try decodeTIFF(bytes) } catch {
-            #expect(error.kind == .unsupported)
-            #expect(error.reason as? TIFFError == .bigTIFF)
+    /// BigTIFF (magic 43): the same 3×2 gray image through 16-byte header, 8-byte entry count
+    /// and 20-byte entries, in both byte orders, decodes to the same pixels.
+    @Test(arguments: [TIFFBuilder.Order.little, .big])
+    func bigTIFFGrayImage(order: TIFFBuilder.Order) throws {
+        let pixels: [UInt8] = [0, 10, 20, 30, 40, 250]
+        let bytes = TIFFBuilder.gray8(order, width: 3, height: 2, pixels: pixels, bigTIFF: true).build()
+        // "II" 2B 00 08 00 00 00, first IFD at 16 + 6 = 22 (8 bytes).
+        #expect(Array(bytes.prefix(8)) == (order == .little ? [0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00]
+                                                             : [0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08, 0x00, 0x00]))
+        let (bitmaps, decoder) = try decodeTIFF(bytes)
+        #expect(bitmaps.first?.tightBytes == pixels)
+        #expect(decoder.properties?.width == 3 && decoder.properties?.height == 2)
+    }
+
+    /// LONG8 strip offsets and byte counts (type 16), and a value of 8 bytes kept inline
+    /// (BigTIFF's value field is 8 bytes wide: BitsPerSample 8, 8, 8, 8 as 4 SHORTs fits).
+    @Test func bigTIFFLong8AndEightByteInlineValues() throws {
+        var b = TIFFBuilder(.little)
+        b.bigTIFF = true
+        b.data = [1, 2, 3, 4, 5, 6, 7, 8]        // 2×1 RGBA
+        b.short(256, 2)                          // ImageWidth
+        b.short(257, 1)                          // ImageLength
+        b.short(258, 8, 8, 8, 8)                 // BitsPerSample ×4 = 8 bytes: inline in BigTIFF
+        b.short(259, 1)                          // Compression none
+        b.short(262, 2)                          // RGB
+        b.long8(273, 16)                         // StripOffsets LONG8
+        b.short(277, 4)                          // SamplesPerPixel
+        b.long8(279, 8)                          // StripByteCounts LONG8
+        b.short(338, 2)                          // ExtraSamples: unassociated alpha
+        let bytes = b.build()
+        let (bitmaps, _) = try decodeTIFF(bytes)
+        #expect(bitmaps.first?.tightBytes == [1, 2, 3, 4, 5, 6, 7, 8])
+        let reader = ByteReader(bytes)
+        let header = try TIFFHeader(parsing: reader)
+        let directory = try #require(try TIFFDirectory.parse(at: header.firstIFD, reader: reader, endianness: .littleEndian,
+                                                              variant: .big, isClosed: true))
+        #expect(directory.entry(258)?.isInline == true)
+        #expect(try directory.integers(273, reader: reader, maxCount: 4) == [16])
+    }
+
+    /// libtiff refuses a BigTIFF header whose offset size is not 8 or whose reserved field is
+    /// not 0 ("Not a TIFF file, bad BigTIFF offsetsize / unused"), and so do we.
+    @Test(arguments: [([UInt8](arrayLiteral: 4, 0, 0, 0), 4), ([8, 0, 0, 0x38], 6)])
+    func badBigTIFFHeaderIsMalformed(field: [UInt8], offset: Int) {
+        let bytes: [UInt8] = [0x49, 0x49, 43, 0] + field + [16, 0, 0, 0, 0, 0, 0, 0]
+        do { _ = try decodeTIFF(bytes); Issue.record("accepted") } catch {
+            #expect(error.kind == .malformed)
+            #expect(error.offset == offset)
+        }
+    }
+
+    /// A BigTIFF first-IFD offset beyond Int.max is outside the file, not a crash.
+    @Test func bigTIFFHugeOffsetIsOutsideTheFile() {
+        let bytes: [UInt8] = [0x49, 0x49, 43, 0, 8, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 8)
+        do { _ = try decodeTIFF(bytes); Issue.record("accepted") } catch {
+            #expect(error.kind == .malformed)
         }
     }
 
@@ -54,7 +103,7 @@ import Testing
         #expect(bitmaps.first?.tightBytes == [255, 0, 0, 0, 255, 0])
         // The value-or-offset rule directly: 3 SHORTs (6 bytes) are not inline.
         let reader = ByteReader(b.build())
-        let directory = try #require(try TIFFDirectory.parse(at: 14, reader: reader, endianness: .bigEndian, isClosed: true))
+        let directory = try #require(try TIFFDirectory.parse(at: 14, reader: reader, endianness: .bigEndian, variant: .classic, isClosed: true))
         let bits = try #require(directory.entry(258))
         #expect(!bits.isInline)
         #expect(try directory.integers(258, reader: reader, maxCount: 10) == [8, 8, 8])
@@ -150,5 +199,20 @@ import Testing
         b.entries[4] = (262, 3, 1, b.u16(0))              // WhiteIsZero
         let (bitmaps, _) = try decodeTIFF(b.build())
         #expect(bitmaps.first?.tightBytes == [255, 55])
+    }
+}
+
+/// `pureimage inspect` names what the new fields mean.
+@Suite struct TIFFInspectTests {
+    @Test func inspectExplainsFaxAndBigTIFFFields() {
+        var b = TIFFBuilder.gray8(.little, width: 1, height: 1, pixels: [0], bigTIFF: true)
+        b.long(292, 5)                                   // T4Options: 2-D coding + fill bits
+        b.short(339, 2)                                  // SampleFormat: signed
+        b.entries.sort { $0.tag < $1.tag }
+        let lines = Inspector.inspect(b.build()).map { "\($0.name) \($0.detail)" }
+        #expect(lines.contains { $0.contains("43 (BigTIFF") })
+        #expect(lines.contains { $0.hasPrefix("T4Options (292)") && $0.contains("2-D coding, fill bits before EOLs") })
+        #expect(lines.contains { $0.hasPrefix("SampleFormat (339)") && $0.contains("signed integer") })
+        #expect(lines.contains { $0.hasPrefix("Compression (259)") && $0.contains("(none)") })
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import CReference
+import PureImageConformance
 @testable import PureImage
 
 /// Native samples against libtiff's decoded strips and tiles (`pi_ref_tiff_decode_native`) for
@@ -33,7 +34,7 @@ import CReference
     static func photometric(_ bytes: [UInt8]) -> Int? {
         let reader = ByteReader(bytes)
         guard let header = try? TIFFHeader(parsing: reader),
-              let directory = try? TIFFDirectory.parse(at: header.firstIFD, reader: reader, endianness: header.endianness, isClosed: true) else { return nil }
+              let directory = try? TIFFDirectory.parse(at: header.firstIFD, reader: reader, endianness: header.endianness, variant: header.variant, isClosed: true) else { return nil }
         return (try? directory.integer(TIFFTag.photometric, reader: reader)) ?? nil
     }
 
@@ -57,5 +58,27 @@ import CReference
         for failure in failures { report("TIFF native FAIL " + failure) }
         #expect(failures.isEmpty)
         #expect(compared > 50)
+    }
+
+    /// Every TIFF of the shared and generated corpora whose samples libtiff decodes: PureImage's
+    /// `decodedSamples` (codec + predictor, any depth, any photometric) equals libtiff's
+    /// TIFFReadEncodedStrip / TIFFReadEncodedTile output byte for byte.
+    @Test(.enabled(if: Corpus.isAvailable || TIFFGeneratedCorpusTests.isAvailable, "no corpus: set PUREIMAGE_CORPUS or run Conformance/generate_corpus.py"))
+    func decodedSamplesMatchLibtiff() {
+        var paths: [String] = Corpus.manifest().filter { $0.format == "tiff" }.map(\.absolutePath)
+        paths += CorpusWalk.files(under: TIFFGeneratedCorpusTests.root + "/tiff")
+        var compared = 0
+        var failures: [String] = []
+        for path in paths {
+            guard let bytes = try? ImageFiles.read(path) else { continue }
+            let theirs = ReferenceDecoders.tiffSamples(bytes)
+            guard theirs.status != .rejected, let ours = try? ImageSource(bytes: bytes).decodedSamples() else { continue }
+            compared += 1
+            if let difference = SampleComparison.difference(ours, theirs) { failures.append("\(path): \(difference)") }
+        }
+        report("TIFF decoded samples vs libtiff: \(compared) files compared, \(failures.count) differ")
+        for failure in failures.prefix(20) { report("TIFF samples FAIL " + failure) }
+        #expect(failures.isEmpty)
+        #expect(compared > 100)
     }
 }

@@ -11,6 +11,16 @@ final class JPEGRenderer {
         case cmyk       // 4 components stored as CMYK
         case ycckToCMYK // 4 components YCCK (Adobe transform 2)
 
+        /// libjpeg's JCS_UNKNOWN → JCS_UNKNOWN (null conversion): every component as decoded,
+        /// interleaved, nothing inverted — what libtiff asks for outside YCbCr → RGB.
+        static func asStored(componentCount: Int) -> (ColorTransform, Bool, String?) {
+            switch componentCount {
+            case 1: return (.gray, false, nil)
+            case 3: return (.rgb, false, nil)
+            default: return (.cmyk, false, nil)
+            }
+        }
+
         /// libjpeg-turbo jdapimin.c `default_decompress_parms`: the stored colour space from
         /// the component count, JFIF, the Adobe transform and the component ids. Returns the
         /// transform, whether CMYK is Adobe-inverted, and a warning. Counts other than 1, 3, 4
