@@ -5,7 +5,7 @@
 //   PureImage        the library; its only non-Swift dependency is the system zlib (CZlib)
 //   pureimage        the command-line tool (info, inspect, decode, conform, ...)
 //   pureimage-bench  PureImage and the C reference libraries timed side by side
-//   CReference       libjpeg-turbo, libpng, giflib and libtiff behind a small C API (plus
+//   CReference       libjpeg-turbo, libpng, giflib, libtiff and libwebp behind a small C API (plus
 //                    libspng and stb_image for the bench's extra columns); used by tests, the
 //                    conformance runner and the bench, never by the library
 //   PureImageConformance  the comparison engine (PureImage vs CReference, expectations,
@@ -38,6 +38,8 @@ let package = Package(
                 .linkedLibrary("png16"),
                 .linkedLibrary("gif"),
                 .linkedLibrary("tiff"),
+                .linkedLibrary("webp"),
+                .linkedLibrary("webpdemux"),
                 .linkedLibrary("spng"),   // libspng-dev: an extra PNG column in the bench
                 .linkedLibrary("stb"),    // libstb-dev: stb_image compiled into libstb.so
                 .linkedLibrary("z"),

@@ -5,7 +5,8 @@
 
 Writes three folders:
 
-    bench-corpus/default/   large photo-like images, ~2-12 megapixels (the default bench run)
+    bench-corpus/default/   large photo-like images, ~2-12 megapixels (the default bench run),
+                            WebP included (cwebp lossy / lossy+alpha / lossless, gif2webp)
     bench-corpus/downscale/ three huge images for the downscaler rows (default run only):
                             a 12000x8000 baseline 4:2:0 JPEG, a 9000x6000 RGB8 PNG and the same
                             pixels as a 9000x6000 TIFF with LZW + horizontal predictor
@@ -190,6 +191,30 @@ def write_gifs(rgb, folder, variants, seed, frames):
             raise ValueError(variant)
 
 
+def write_webps(rgb, folder, variants, seed, scratch, gif_folder=None):
+    """cwebp (Debian `webp`, libwebp 1.2.4) at its defaults, deterministic (no -mt)."""
+    h, w = rgb.shape[:2]
+    source = os.path.join(scratch, "webp-source.png")
+    for variant in variants:
+        if variant == "lossy":
+            Image.fromarray(rgb, "RGB").save(source)
+            run("cwebp", "-quiet", source, "-o", os.path.join(folder, f"webp-lossy-{w}x{h}.webp"))
+        elif variant == "lossy-alpha":
+            Image.fromarray(np.dstack([rgb, alpha_mask(w, h, seed)]), "RGBA").save(source)
+            run("cwebp", "-quiet", source, "-o", os.path.join(folder, f"webp-lossy-alpha-{w}x{h}.webp"))
+        elif variant == "lossless":
+            Image.fromarray(rgb, "RGB").save(source)
+            run("cwebp", "-quiet", "-lossless", source, "-o", os.path.join(folder, f"webp-lossless-{w}x{h}.webp"))
+        elif variant.startswith("animated"):
+            # The GIF animation of the same set, through gif2webp (lossy frames, key frames as
+            # gif2webp places them).
+            gif = [n for n in os.listdir(gif_folder) if n.startswith("gif-animated")][0]
+            run("gif2webp", "-quiet", "-lossy", os.path.join(gif_folder, gif),
+                "-o", os.path.join(folder, gif.replace("gif-", "webp-").replace(".gif", ".webp")))
+        else:
+            raise ValueError(variant)
+
+
 def write_tiffs(rgb, folder, variants, scratch):
     h, w = rgb.shape[:2]
     raw = os.path.join(scratch, "source.tif")
@@ -264,6 +289,9 @@ def generate_default(folder, scratch):
     write_gifs(photo(1000, 750, seed=23), folder, ["animated"], 23, frames=12)
     write_tiffs(medium, folder, ["none", "lzw", "lzw-predictor", "deflate", "packbits", "tiled-lzw", "bigtiff-lzw"], scratch)
     write_fax(folder, scratch, 2500, 3300, seed=24, variants=["g4", "g3-2d"])   # an A4 page at 300 dpi
+    write_webps(big, folder, ["lossy"], 11, scratch)                            # 6 MP
+    write_webps(medium, folder, ["lossy-alpha", "lossless"], 21, scratch)       # 3 MP
+    write_webps(medium, folder, ["animated"], 23, scratch, gif_folder=folder)   # the 1000x750 GIF animation
 
 
 def generate_downscale(folder, scratch):
@@ -285,6 +313,8 @@ def generate_quick(folder, scratch):
     write_gifs(photo(320, 240, seed=32), folder, ["animated"], 32, frames=6)
     write_tiffs(small, folder, ["lzw"], scratch)
     write_fax(folder, scratch, 850, 1100, seed=33, variants=["g4"])
+    write_webps(small, folder, ["lossy", "lossy-alpha", "lossless"], 31, scratch)
+    write_webps(small, folder, ["animated"], 32, scratch, gif_folder=folder)
 
 
 def main():
@@ -294,7 +324,7 @@ def main():
     parser.add_argument("--quick-only", action="store_true", help="only the small smoke set")
     args = parser.parse_args()
 
-    for tool in ("cjpeg", "convert", "tiffcp"):
+    for tool in ("cjpeg", "convert", "tiffcp", "cwebp", "gif2webp"):
         if shutil.which(tool) is None:
             sys.exit(f"generate_bench_corpus.py: `{tool}` not found (see scripts/install-deps.sh)")
 

@@ -12,6 +12,7 @@ Layout of OUTDIR (everything below it is rewritten on every run):
   gif/       GIF files from our own writer and LZW encoder, plus a few from Pillow and gifsicle
   tiff/      TIFF files: one uncompressed base file per image from our own writer, converted by
              tiffcp into every compression x strips/tiles x planar x byte order combination
+  webp/      WebP files from cwebp, img2webp, gif2webp and webpmux (Conformance/generate_webp.py)
   <format>/corrupt/   truncated and byte-flipped copies of one small file per format
   handmade/  hand-built edge cases from Conformance/handmade.py (one commented field per line)
   manifest.tsv        path, format, expectation (valid | corrupt | unknown), notes
@@ -47,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep Conformance/ free of __pycache__
 import handmade  # noqa: E402  (lives next to this file)
+import generate_webp  # noqa: E402  (lives next to this file)
 
 SIZES = [(1, 1), (2, 3), (7, 5), (17, 13), (33, 31), (64, 64), (255, 129), (501, 333)]
 
@@ -1118,7 +1120,7 @@ def gen_corrupt(cp, sources):
 # --------------------------------------------------------------------------------------------
 def main():
     out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "generated"))
-    for sub in ("png", "jpeg", "gif", "tiff", "handmade", "manifest.tsv"):
+    for sub in ("png", "jpeg", "gif", "tiff", "webp", "handmade", "manifest.tsv"):
         target = os.path.join(out, sub)
         if os.path.isdir(target):
             shutil.rmtree(target)
@@ -1130,6 +1132,7 @@ def main():
     accepted, rejected = gen_jpeg(cp)
     gen_gif(cp)
     failed = gen_tiff(cp)
+    generate_webp.gen_webp(cp, photo, alpha_of, quant)
     gen_corrupt(cp, [("png", "png/rgb8_33x31.png"), ("jpeg", "jpeg/default_33x31.jpg"),
                      ("gif", "gif/disposal_mixed.gif"),
                      ("tiff", "tiff/rgb8_lzw_strips_r7_contig_little.tif")])

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs what PureImage's tests, conformance suite and benchmark need, skipping whatever is
 # already there. Debian packages: the system zlib (the library's one C dependency), the
-# reference decoders (libjpeg-turbo, libpng, giflib, libtiff; also libspng and stb_image, which
+# reference decoders (libjpeg-turbo, libpng, giflib, libtiff, libwebp; also libspng and stb_image, which
 # the bench times as extra columns: CReference links them, so every build needs them) and the
 # tools that generate and check the project's own corpus. PyPI: Pillow (the independent
 # APNG/GIF/resampling reference).
 set -euo pipefail
 
 packages=(
-  zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev libspng-dev libstb-dev
-  libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools
+  zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev libwebp-dev libspng-dev libstb-dev
+  libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools webp
 )
 missing=()
 for package in "${packages[@]}"; do

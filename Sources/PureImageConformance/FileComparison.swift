@@ -19,7 +19,7 @@ public enum Verdict: String, Sendable, CaseIterable, Codable {
     case referenceRejected = "rejected-by-reference-only"
     /// PureImage reports a typed "unsupported" error (arithmetic JPEG, BigTIFF, …).
     case unsupported
-    /// No reference library for this format (WebP, HEIC, unknown files).
+    /// No reference library for this format (HEIC, unknown files).
     case noReference = "no-reference"
     /// The decoding child process died (only with `--isolate`).
     case crashed
@@ -84,7 +84,9 @@ public enum FileComparison {
             compareJPEG(bytes, into: &report, tamper: tamper)
         case .tiff:
             compareTIFF(bytes, into: &report, tamper: tamper)
-        case .webp, .heic, .heif:
+        case .webp:
+            compareWebP(bytes, into: &report, tamper: tamper)
+        case .heic, .heif:
             compareWithoutReference(bytes, format: format, into: &report)
         }
         return report
@@ -161,6 +163,79 @@ public enum FileComparison {
         }
         if report.verdict == .identical && reference.status == .warning && !truncated {
             report.detail = "giflib warned: \(reference.message)"
+        }
+    }
+
+    /// WebP: a still (libwebp's WebPGetFeatures sees no animation) as straight RGBA8 against
+    /// WebPDecodeRGBA; an animation frame by frame (composed canvases, straight RGBA8) against
+    /// WebPAnimDecoder, with the frame count, durations (ms) and loop count. Where
+    /// WebPAnimDecoder stops early (status 1) only the frames it completed are compared.
+    static func compareWebP(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
+        guard ReferenceDecoders.webpIsAnimated(bytes) == true else {
+            let reference = ReferenceDecoders.webp(bytes)
+            let ours: (image: ComparableImage, truncated: Bool)
+            do {
+                let source = try ImageSource(bytes: bytes)
+                ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .format(.rgba8)))), source.truncation != nil)
+            } catch {
+                classifyRejection(error, reference: reference, into: &report)
+                return
+            }
+            report.frames = 1
+            judge(ours: ours.image, truncated: ours.truncated, reference: reference, frame: 0, into: &report, tamper: tamper)
+            return
+        }
+        let (reference, referenceFrames, durations, loopCount, _) = ReferenceDecoders.webpAnimation(bytes)
+        let source: ImageSource
+        let properties: ImageProperties
+        do {
+            source = try ImageSource(bytes: bytes)
+            properties = try source.properties()
+        } catch {
+            classifyRejection(error, reference: reference, into: &report)
+            return
+        }
+        let truncated = source.truncation != nil
+        report.frames = properties.frameCount
+        if reference.status != .rejected {
+            if properties.frameCount != referenceFrames {
+                report.verdict = .mismatched
+                report.detail = "\(properties.frameCount) frames, libwebp \(referenceFrames)"
+                return
+            }
+            let ourDurations = properties.frames.prefix(durations.count).map { Int(($0.delay * 1000).rounded()) }
+            if ourDurations != durations {
+                report.verdict = .mismatched
+                report.detail = "durations \(ourDurations.prefix(8)) vs libwebp \(durations.prefix(8))"
+                return
+            }
+            if properties.loopCount != loopCount {
+                report.verdict = .mismatched
+                report.detail = "loop count \(String(describing: properties.loopCount)) vs libwebp \(loopCount)"
+                return
+            }
+        }
+        let count = reference.status == .rejected ? 1 : reference.frames.count
+        for index in 0..<count {
+            let ours: ComparableImage
+            do {
+                ours = ComparableImage(try source.image(at: index, options: ImageDecodingOptions(output: .format(.rgba8))))
+            } catch {
+                classifyRejection(error, reference: reference, into: &report)
+                return
+            }
+            judge(ours: ours, truncated: truncated && reference.status != .ok, reference: reference, frame: index, into: &report, tamper: tamper)
+            if report.verdict != .identical { return }
+        }
+        if report.verdict == .identical && reference.status == .warning {
+            // WebPAnimDecoder failed on a later frame: ours must fail there too.
+            let failing = reference.frames.count
+            if failing < properties.frameCount, (try? source.image(at: failing)) != nil {
+                report.verdict = .referenceRejected
+                report.detail = "libwebp stopped at frame \(failing) (\(reference.message)); PureImage decodes it"
+            } else {
+                report.detail = "libwebp: \(reference.message)"
+            }
         }
     }
 

@@ -75,4 +75,44 @@ public enum ReferenceDecoders {
         let status: ReferenceResult.Status = gif.status == 0 ? .ok : .warning
         return (ReferenceResult(status: status, message: text, frames: frames), delays, gif.loop_count >= 0 ? Int(gif.loop_count) : nil)
     }
+
+    /// libwebp's WebPDecodeRGBA (straight RGBA8) for a still WebP.
+    public static func webp(_ bytes: [UInt8]) -> ReferenceResult {
+        var image = PIRefImage()
+        _ = bytes.withUnsafeBufferPointer { pi_ref_webp_decode($0.baseAddress, $0.count, &image) }
+        return result(&image)
+    }
+
+    /// Whether libwebp's WebPGetFeatures sees an animation (nil when it refuses the file).
+    public static func webpIsAnimated(_ bytes: [UInt8]) -> Bool? {
+        var features = PIRefWebPFeatures()
+        let status = bytes.withUnsafeBufferPointer { pi_ref_webp_features($0.baseAddress, $0.count, &features) }
+        return status == 0 ? features.has_animation != 0 : nil
+    }
+
+    /// libwebp's WebPAnimDecoder: every frame composed on the canvas (straight RGBA8), the
+    /// frame durations in milliseconds (from its timestamps), loop count and background colour.
+    public static func webpAnimation(_ bytes: [UInt8]) -> (result: ReferenceResult, frameCount: Int, durations: [Int], loopCount: Int, background: UInt32) {
+        var animation = PIRefWebPAnimation()
+        _ = bytes.withUnsafeBufferPointer { pi_ref_webp_animation_decode($0.baseAddress, $0.count, &animation) }
+        defer { pi_ref_webp_animation_free(&animation) }
+        let text = message(animation.message)
+        guard animation.status >= 0, animation.decoded_frames > 0, let pixels = animation.frames, let stamps = animation.timestamps else {
+            return (ReferenceResult(status: .rejected, message: text, frames: []), Int(animation.frame_count), [], 0, 0)
+        }
+        let width = Int(animation.canvas_width), height = Int(animation.canvas_height)
+        let frameBytes = width * height * 4
+        var frames: [ComparableImage] = []
+        var durations: [Int] = []
+        var previous = 0
+        for index in 0..<Int(animation.decoded_frames) {
+            frames.append(ComparableImage(width: width, height: height, channels: 4, bits: 8,
+                                          samples: Array(UnsafeBufferPointer(start: pixels + index * frameBytes, count: frameBytes))))
+            durations.append(Int(stamps[index]) - previous)
+            previous = Int(stamps[index])
+        }
+        let status: ReferenceResult.Status = animation.status == 0 ? .ok : .warning
+        return (ReferenceResult(status: status, message: text, frames: frames), Int(animation.frame_count), durations,
+                Int(animation.loop_count), animation.background_color)
+    }
 }

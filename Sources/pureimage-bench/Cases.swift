@@ -134,7 +134,8 @@ enum CaseFactory {
                 + incremental(file: file, variant: variant, bytes: bytes, format: .jpeg)
         case .gif: return [gif(file: file, variant: variant, bytes: bytes)]
         case .tiff: return [tiff(file: file, variant: variant, bytes: bytes)]
-        case .webp, .heic, .heif: return []
+        case .webp: return [webp(file: file, variant: variant, bytes: bytes)]
+        case .heic, .heif: return []
         }
     }
 
@@ -219,6 +220,38 @@ enum CaseFactory {
                          layoutName: { "\(rgbaName($0)) (canonicalRGBA | TIFFReadRGBAImage)" }) {
             var image = PIRefImage()
             bytes.withUnsafeBufferPointer { _ = pi_ref_tiff_decode_rgba($0.baseAddress, $0.count, 0, &image) }
+            let size = image.size
+            pi_ref_image_free(&image)
+            return size
+        }
+        return benchCase
+    }
+
+    /// WebP: straight RGBA8 against libwebp. Stills: WebPDecode with MODE_RGBA (what
+    /// WebPDecodeRGBA does) into a buffer allocated per call, as ours is. Animations: every
+    /// frame through WebPAnimDecoder (the reference copies each composed canvas out, one memcpy
+    /// per frame) against ours drawing the last frame (composition runs through every frame).
+    /// Verified: frame 0.
+    static func webp(file: String, variant: String, bytes: [UInt8]) -> BenchCase {
+        var benchCase = BenchCase(file: file, format: .webp, variant: variant, kind: .decode)
+        if ReferenceDecoders.webpIsAnimated(bytes) == true {
+            let animation = ReferenceDecoders.webpAnimation(bytes).result
+            verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .canonicalRGBA,
+                             timedFrame: { $0 - 1 }, reference: ReferenceOutcome(animation),
+                             layoutName: { "\(rgbaName($0)) (all frames | WebPAnimDecoder)" }) {
+                var decoded = PIRefWebPAnimation()
+                bytes.withUnsafeBufferPointer { _ = pi_ref_webp_animation_decode($0.baseAddress, $0.count, &decoded) }
+                let frames = Int(decoded.decoded_frames)
+                pi_ref_webp_animation_free(&decoded)
+                return frames
+            }
+            return benchCase
+        }
+        verifyAndPrepare(&benchCase, bytes: bytes, options: DecodeOptions(), output: .canonicalRGBA, timedFrame: { _ in 0 },
+                         reference: ReferenceOutcome(ReferenceDecoders.webp(bytes)),
+                         layoutName: { "\(rgbaName($0)) (canonicalRGBA | WebPDecodeRGBA)" }) {
+            var image = PIRefImage()
+            bytes.withUnsafeBufferPointer { _ = pi_ref_webp_decode($0.baseAddress, $0.count, &image) }
             let size = image.size
             pi_ref_image_free(&image)
             return size

@@ -8,7 +8,7 @@ import Darwin
 
 let usage = """
 usage: pureimage-bench [PATH ...] [--json FILE] [--iterations N] [--warmups N]
-                       [--formats jpeg,png,gif,tiff] [--quick] [--clock cpu|wall] [--passes N]
+                       [--formats jpeg,png,gif,tiff,webp] [--quick] [--clock cpu|wall] [--passes N]
                        [--no-downscale] [--memory fresh|reuse]
 
 Decodes each image from memory with PureImage and with the reference C library (libjpeg-turbo,
@@ -34,7 +34,7 @@ writes the schema described in Docs/Performance.md.
                   in the first pass only
   --passes N      spread each case's rounds over N passes through all cases (default 3;
                   1 with --quick, which prints rows as they finish)
-  --formats LIST  only these formats (comma-separated: jpeg,png,gif,tiff)
+  --formats LIST  only these formats (comma-separated: jpeg,png,gif,tiff,webp)
   --quick         the small smoke corpus, few iterations: finishes in well under a minute
   --clock KIND    cpu (default): this thread's CPU time, immune to other processes taking the
                   core; wall: CLOCK_MONOTONIC. Equal on an idle machine (single thread, no I/O).
@@ -76,7 +76,7 @@ struct BenchOptions {
     var jsonPath: String?
     var iterations: Int?
     var warmups: Int?
-    var formats: Set<String> = ["jpeg", "png", "gif", "tiff"]
+    var formats: Set<String> = ["jpeg", "png", "gif", "tiff", "webp"]
     var quick = false
     var clock = TimingClock.cpu
     var passesOption: Int?
@@ -105,8 +105,8 @@ struct BenchOptions {
                 options.warmups = count
             case "--formats":
                 let list = value(argument).split(separator: ",").map { $0.lowercased() }
-                let known: Set<String> = ["jpeg", "png", "gif", "tiff"]
-                for name in list where !known.contains(name) { fail("unknown format \(name) (jpeg, png, gif, tiff)") }
+                let known: Set<String> = ["jpeg", "png", "gif", "tiff", "webp"]
+                for name in list where !known.contains(name) { fail("unknown format \(name) (jpeg, png, gif, tiff, webp)") }
                 options.formats = Set(list)
             case "--quick": options.quick = true
             case "--no-downscale": options.downscale = false

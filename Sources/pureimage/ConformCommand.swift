@@ -9,8 +9,8 @@ enum ConformCommand {
                              [--expectations FILE]
 
     Decodes every image under each PATH with PureImage and with the reference library
-    (PNG: libpng; JPEG: libjpeg-turbo; GIF: giflib plus the composition rules; TIFF: libtiff)
-    and reports, file by file, whether they agree. Prints a table per format and suite.
+    (PNG: libpng; JPEG: libjpeg-turbo; GIF: giflib plus the composition rules; TIFF: libtiff;
+    WebP: libwebp's WebPDecodeRGBA, and WebPAnimDecoder for animations) and reports, file by file, whether they agree. Prints a table per format and suite.
     Default PATHs: Conformance/generated and $PUREIMAGE_EXTRA_CORPUS (when set).
     --json FILE          every file's verdict, the table and totals as JSON
     --report FILE.html   a self-contained page with images and difference heat maps

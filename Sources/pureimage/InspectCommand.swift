@@ -6,8 +6,9 @@ enum InspectCommand {
     usage: pureimage inspect FILE
 
     Lists the container structure of FILE with byte offsets: PNG chunks with CRC status and
-    decoded fields, JPEG markers and segment fields, GIF blocks, TIFF IFD entries (each format
-    as its decoder lands). The first line names the format from its signature.
+    decoded fields, JPEG markers and segment fields, GIF blocks, TIFF IFD entries, WebP RIFF
+    chunks (VP8X flags, VP8/VP8L headers, ALPH, ANIM, ANMF frames and their chunks). The first
+    line names the format from its signature.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {

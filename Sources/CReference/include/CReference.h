@@ -1,4 +1,4 @@
-// CReference: the reference C decoders (libjpeg-turbo, libpng, giflib, libtiff) behind one
+// CReference: the reference C decoders (libjpeg-turbo, libpng, giflib, libtiff, libwebp) behind one
 // small "decode these bytes into this pixel layout" API, plus libspng and stb_image, which
 // only the bench uses (as extra columns).
 //
@@ -197,6 +197,46 @@ int pi_ref_tiff_decode_native(const uint8_t *data, size_t size, int page, PIRefI
 // to decode fails the call (status -1).
 int pi_ref_tiff_decode_samples(const uint8_t *data, size_t size, int page, PIRefImage *out,
                                int *sample_format, int *chunked);
+
+// ---- libwebp (Debian libwebp 1.2.4: libwebp + libwebpdemux) --------------------------------
+// What WebPGetFeatures reports: canvas (VP8X) or bitstream size, has_alpha, has_animation,
+// format (0 mixed/undefined, 1 lossy, 2 lossless). status 0, or -1 with the VP8StatusCode name.
+typedef struct {
+    int width, height;
+    int has_alpha, has_animation, format;
+    int status;
+    char message[256];
+} PIRefWebPFeatures;
+int pi_ref_webp_features(const uint8_t *data, size_t size, PIRefWebPFeatures *out);
+
+// A still image as WebPDecodeRGBA decodes it (WebPDecode with MODE_RGBA and libwebp's default
+// options: fancy upsampling, no dithering, no cropping or scaling): 4 channels R, G, B, A,
+// straight (not premultiplied), 8 bits. Animated files are refused by libwebp
+// (VP8_STATUS_UNSUPPORTED_FEATURE); decode them with pi_ref_webp_animation_decode. Status 0,
+// or -1 with "WebPDecode: <VP8StatusCode>" (libwebp has no warnings; a truncated file fails).
+int pi_ref_webp_decode(const uint8_t *data, size_t size, PIRefImage *out);
+
+// An animation (or any WebP) through WebPAnimDecoder with MODE_RGBA and no threads: every
+// frame composed on the canvas as libwebp composes it, canvas_width * canvas_height * 4 bytes
+// per frame, frames one after another; timestamps[i] is the end time of frame i in
+// milliseconds (the sum of the durations so far). loop_count and background_color (the ANIM
+// chunk's bytes B, G, R, A read little-endian, i.e. 0xAARRGGBB) come from WebPAnimDecoderGetInfo.
+// status 0 when every frame decoded; 1 when WebPAnimDecoderGetNext failed after at least one
+// frame (decoded_frames < frame_count, message says where); -1 when WebPAnimDecoderNew refused
+// the file or the first frame failed. Release with pi_ref_webp_animation_free.
+typedef struct {
+    int canvas_width, canvas_height;
+    int loop_count;
+    uint32_t background_color;
+    int frame_count;          // as WebPDemux counts them
+    int decoded_frames;       // frames in `frames`
+    uint8_t *frames;
+    int *timestamps;
+    int status;
+    char message[256];
+} PIRefWebPAnimation;
+int pi_ref_webp_animation_decode(const uint8_t *data, size_t size, PIRefWebPAnimation *out);
+void pi_ref_webp_animation_free(PIRefWebPAnimation *animation);
 
 // ---- libspng (second PNG library, for the bench) ------------------------------------------
 // The layout of pi_ref_png_decode: RGBA8 for files of 1 to 8 bits per sample, RGBA16 (host

@@ -102,7 +102,8 @@ final class DecodeSession {
         case .gif: return GIFDecoder(options: options)
         case .jpeg: return JPEGDecoder(options: options)
         case .tiff: return TIFFDecoder(options: options)
-        case .webp, .heic, .heif:
+        case .webp: return WebPDecoder(options: options)
+        case .heic, .heif:
             throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
         }
     }

@@ -39,7 +39,8 @@ public enum Inspector {
             case .gif: entries += GIFInspector.walk(bytes)
             case .jpeg: entries += JPEGInspector.walk(bytes)
             case .tiff: entries += TIFFInspector.walk(bytes)
-            case .webp, .heic, .heif:
+            case .webp: entries += WebPInspector.walk(bytes)
+            case .heic, .heif:
                 entries.append(InspectionEntry(offset: 0, name: "note", detail: "\(format.rawValue) is recognised, not supported"))
             }
         case .nearMiss(let format):

@@ -15,6 +15,10 @@
 ///   (`TIFFDecoder.rowSink`); the page bitmap is never allocated.
 /// - GIF: once the first frame's data is in, its indices (one byte per pixel) are composed on
 ///   the blank canvas a band of rows at a time (`GIFDecoder.rowSink`).
+/// - WebP stills: rows as they are finished (`WebPDecoder.rowSink`): VP8L row bands after the
+///   inverse transforms (the residuals of the whole image are kept, as back-references reach
+///   anywhere), VP8 rows once the loop filter can no longer change them (the Y, U, V planes are
+///   kept, 1.5 bytes per pixel). Animations: frame 0 composed, then streamed in bands.
 public enum Downscaler {
     /// How much larger than the destination the DCT-scaled intermediate must stay, per axis.
     /// A DCT-domain reduction is not a low-pass filter like Lanczos (1/8 is a block average,
@@ -71,6 +75,9 @@ public enum Downscaler {
         case .gif:
             let decoder = GIFDecoder(options: frameOptions)
             return try stream(bytes, format: .gif, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
+        case .webp:
+            let decoder = WebPDecoder(options: frameOptions)
+            return try stream(bytes, format: .webp, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
         default:
             throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
         }

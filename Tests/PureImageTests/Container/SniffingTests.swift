@@ -50,11 +50,19 @@ import Testing
 
     @Test func imageSourceErrorsAreTyped() {
         do {
-            _ = try ImageSource(bytes: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8))
-            Issue.record("WebP should be refused")
+            _ = try ImageSource(bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 12))
+            Issue.record("HEIC should be refused")
         } catch {
             #expect(error.kind == .unsupported)
             #expect(error.description.contains("recognised, not supported"))
+        }
+        do {
+            // WebP is decoded: a RIFF size below 12 is a typed container error at byte 4.
+            _ = try ImageSource(bytes: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)).properties()
+            Issue.record("a RIFF size of 0 should be refused")
+        } catch {
+            #expect(error.kind == .malformed)
+            #expect(error.description == "malformed at byte 4: WEBP: RIFF size 0 is below 12")
         }
         do {
             _ = try ImageSource(bytes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])

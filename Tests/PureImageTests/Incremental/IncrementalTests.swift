@@ -77,7 +77,7 @@ import Testing
 
     @Test(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"))
     func corpusFilesAnyChunking() {
-        let formats: Set<String> = ["png", "apng", "gif", "jpeg", "tiff"]
+        let formats: Set<String> = ["png", "apng", "gif", "jpeg", "tiff", "webp"]
         var files = 0, byteByByte = 0
         var failures: [String] = []
         for (index, entry) in Corpus.manifest().enumerated() where formats.contains(entry.format) {
@@ -94,7 +94,7 @@ import Testing
                 if !Self.isMonotone(statuses) { failures.append("\(entry.path): status went backwards: \(statuses)") }
             }
         }
-        report("incremental == one-shot: \(files) PNG/APNG/GIF/JPEG/TIFF files (whole, 4 KiB, seeded random chunks; \(byteByByte) also byte by byte): \(failures.count) failures")
+        report("incremental == one-shot: \(files) PNG/APNG/GIF/JPEG/TIFF/WebP files (whole, 4 KiB, seeded random chunks; \(byteByByte) also byte by byte): \(failures.count) failures")
         for failure in failures.prefix(30) { report("INCREMENTAL FAIL " + failure) }
         #expect(failures.isEmpty)
         #expect(files >= 1600 && byteByByte >= 1300, "\(files) files, \(byteByByte) byte by byte")

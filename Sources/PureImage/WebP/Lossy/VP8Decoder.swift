@@ -1,0 +1,139 @@
+/// RFC 6386 — a VP8 key frame, decoded one macroblock row at a time into Y, U and V planes.
+///
+/// ```
+///   per macroblock row:  modes (first partition, §11) ─► residuals (token partition
+///   row mod count, §13) ─► rebuild (§12, §14) ─► loop filter (§15)
+/// ```
+/// The whole first partition is present before the first row (the codec waits for it). A row's
+/// residuals may run out of bytes while the input is still open: the row's decoding state
+/// (the two bool decoders and the contexts) is saved before it and restored, and the row is
+/// decoded again when more bytes are there. Nothing reaches the planes until a row's data is
+/// complete.
+///
+/// A partition read past its end (libwebp: "Premature end-of-partition0 / end-of-file
+/// encountered", `VP8_STATUS_NOT_ENOUGH_DATA`) ends the frame at the row before.
+final class VP8Decoder {
+    enum RowResult: Equatable {
+        case decoded
+        case needMoreInput
+        /// The data ended (a partition read past its end, or the input closed inside it).
+        case endedEarly
+    }
+
+    let frame: VP8FrameHeader
+    let parameters: VP8FrameParameters
+    let mbWidth: Int
+    let mbHeight: Int
+    private(set) var yPlane: [UInt8]
+    private(set) var uPlane: [UInt8]
+    private(set) var vPlane: [UInt8]
+    /// Macroblock rows rebuilt and filtered.
+    private(set) var rowsDone = 0
+
+    private var modesDecoder: VP8BoolDecoder
+    private var tokenDecoders: [VP8BoolDecoder]
+    private var subblockModesAbove: [UInt8]
+    private var context: VP8NonZeroContext
+    private var topY: [UInt8]
+    private var topU: [UInt8]
+    private var topV: [UInt8]
+    private var rowModes: [VP8MacroblockModes]
+    private var rowResiduals: [VP8Residual]
+    private var rowFilters: [VP8LoopFilter.MacroblockFilter]
+    private var reconstruction = VP8ReconstructionKernels()
+    /// The last row that ran out of bytes: its partition's position at the row start and the
+    /// bytes there were. Retried once the bytes since then have doubled (or the partition or
+    /// the input is complete), so data arriving in tiny pieces costs O(n log n), not O(n²).
+    private var stall: (row: Int, start: Int, available: Int)?
+
+    /// `modesDecoder` is partition 0's bool decoder positioned after the frame header.
+    init(frame: VP8FrameHeader, parameters: VP8FrameParameters, modesDecoder: VP8BoolDecoder) {
+        self.frame = frame
+        self.parameters = parameters
+        self.modesDecoder = modesDecoder
+        mbWidth = (frame.width + 15) >> 4
+        mbHeight = (frame.height + 15) >> 4
+        yPlane = [UInt8](repeating: 0, count: mbWidth * 16 * mbHeight * 16)
+        uPlane = [UInt8](repeating: 0, count: mbWidth * 8 * mbHeight * 8)
+        vPlane = uPlane
+        tokenDecoders = parameters.partitions.map { VP8BoolDecoder(start: $0.lowerBound, end: $0.upperBound) }
+        subblockModesAbove = [UInt8](repeating: VP8MacroblockModes.bDC, count: mbWidth * 4)
+        context = VP8NonZeroContext(macroblockColumns: mbWidth)
+        topY = [UInt8](repeating: 0, count: mbWidth * 16)
+        topU = [UInt8](repeating: 0, count: mbWidth * 8)
+        topV = topU
+        rowModes = [VP8MacroblockModes](repeating: VP8MacroblockModes(), count: mbWidth)
+        rowResiduals = [VP8Residual](repeating: VP8Residual(), count: mbWidth)
+        rowFilters = [VP8LoopFilter.MacroblockFilter](repeating: .init(strength: VP8FilterStrength(), filtersInnerEdges: false), count: mbWidth)
+    }
+
+    /// Decodes the next macroblock row from `data` (the chunk payload received so far).
+    func decodeRow(_ data: [UInt8], isComplete: Bool) -> RowResult {
+        guard rowsDone < mbHeight else { return .decoded }
+        let partition = rowsDone & (tokenDecoders.count - 1)
+        if !isComplete, let stall, stall.row == rowsDone, data.count < parameters.partitions[partition].upperBound,
+           data.count - stall.start < 2 * (stall.available - stall.start) + 64 {
+            return .needMoreInput
+        }
+        let saved = isComplete ? nil : (modesDecoder, tokenDecoders[partition], subblockModesAbove, context)
+        var tokens = tokenDecoders[partition]
+        var result = RowResult.decoded
+        data.withUnsafeBufferPointer { d in
+            // §11.3: the left subblock-mode context starts as B_DC_PRED on every row.
+            var left: [UInt8] = [0, 0, 0, 0]
+            for x in 0..<mbWidth {
+                VP8MacroblockModes.read(&modesDecoder, d, parameters: parameters, into: &rowModes[x],
+                                        above: &subblockModesAbove, aboveStart: x * 4, left: &left)
+            }
+            if modesDecoder.isPastEnd || modesDecoder.isStarved { result = .endedEarly; return }
+            context.startRow()
+            for x in 0..<mbWidth {
+                let modes = rowModes[x]
+                let hasY2 = !modes.hasSubblockModes
+                if modes.skipsCoefficients {
+                    VP8ResidualKernels.skip(hasY2: hasY2, column: x, context: &context, into: &rowResiduals[x])
+                } else {
+                    VP8ResidualKernels.read(&tokens, d, probabilities: parameters.tokenProbabilities,
+                                            dequantizer: parameters.dequantizers[modes.segment], hasY2: hasY2,
+                                            column: x, context: &context, into: &rowResiduals[x])
+                }
+                if tokens.isStarved { result = .needMoreInput; return }
+                if tokens.isPastEnd { result = .endedEarly; return }
+                let strength = parameters.filterStrengths[modes.segment * 2 + (modes.hasSubblockModes ? 1 : 0)]
+                rowFilters[x] = .init(strength: strength, filtersInnerEdges: modes.hasSubblockModes || !rowResiduals[x].isEmpty)
+            }
+        }
+        if result == .needMoreInput {
+            guard let saved else { return .endedEarly }
+            (modesDecoder, tokenDecoders[partition], subblockModesAbove, context) = saved
+            stall = (rowsDone, tokenDecoders[partition].next, data.count)
+            return .needMoreInput
+        }
+        if result == .endedEarly { return .endedEarly }
+        tokenDecoders[partition] = tokens
+        reconstruction.reconstructRow(rowsDone, mbWidth: mbWidth, modes: rowModes, residuals: &rowResiduals,
+                                      topY: &topY, topU: &topU, topV: &topV,
+                                      yPlane: &yPlane, uPlane: &uPlane, vPlane: &vPlane)
+        VP8LoopFilter.filterRow(rowsDone, filterType: parameters.filterType, filters: rowFilters, mbWidth: mbWidth,
+                                yPlane: &yPlane, uPlane: &uPlane, vPlane: &vPlane)
+        rowsDone += 1
+        return .decoded
+    }
+
+    /// Luma rows (of the cropped image) that no later filtering will change, after `rowsDone`
+    /// macroblock rows: the next row's top-edge filter reaches 3 rows up (normal filter) or 1
+    /// (simple).
+    var finishedLumaRows: Int {
+        if rowsDone >= mbHeight { return frame.height }
+        let reach = parameters.filterType == 2 ? 3 : parameters.filterType == 1 ? 1 : 0
+        return min(frame.height, max(0, rowsDone * 16 - reach))
+    }
+
+    /// The same for chroma rows (the simple filter leaves chroma alone).
+    var finishedChromaRows: Int {
+        let height = (frame.height + 1) >> 1
+        if rowsDone >= mbHeight { return height }
+        let reach = parameters.filterType == 2 ? 3 : 0
+        return min(height, max(0, rowsDone * 8 - reach))
+    }
+}

@@ -1,0 +1,467 @@
+/// The WebP decoder: a resumable state machine over the RIFF container (RFC 9649 §2), feeding
+/// the lossless (`VP8L`, RFC 9649 §3) and lossy (`VP8 `, RFC 6386, with `ALPH`) codecs, and
+/// collecting animation frames (`ANIM`/`ANMF`).
+///
+/// ```
+///  riffHeader (12 bytes) ─► chunkHeader ◄──────────────────────────────────────────────┐
+///     VP8 /VP8L (still) ─► imageData: payload streamed into the codec, rows as decoded ─┤
+///     VP8X ALPH ICCP EXIF XMP ANIM ANMF ─► wholeChunk: payload collected, then read ────┤
+///     anything else ─► skip ────────────────────────────────────────────────────────────┘
+///  until 8 + RIFF size (bytes after the RIFF end are ignored, as libwebp ignores them)
+/// ```
+/// Which chunks are accepted where follows libwebp: a still image is what `WebPDecode` reads
+/// (the first chunk is `VP8 `, `VP8L` or `VP8X`; after VP8X, chunks up to the image are skipped
+/// except ALPH, the last of which is used; chunk sizes must stay inside the RIFF size), an
+/// animation (VP8X with the animation flag) is what `WebPDemux` accepts. Metadata chunks
+/// (ICCP, EXIF, XMP) are collected for the properties wherever they are.
+///
+/// Animation frames are kept compressed and decoded when drawn (`frame(at:)`), composed as
+/// libwebp's `WebPAnimDecoder` composes them (`WebPAnimationCompositor`).
+final class WebPDecoder: FormatDecoder {
+    private enum State {
+        case riffHeader
+        case chunkHeader
+        case wholeChunk(WebPChunkHeader)
+        case imageData(WebPChunkHeader)
+        case skip(WebPChunkHeader)
+        case done
+    }
+
+    private let options: DecodeOptions
+    private var state = State.riffHeader
+    private var riffEnd = 0
+    private var chunkCount = 0
+    private(set) var vp8x: WebPVP8X?
+    private(set) var properties: ImageProperties?
+    private var metadataBytes = 0
+
+    // The still image.
+    private var alphaChunk: WebPChunkHeader?
+    private var alphaPayload: [UInt8]?
+    private var imageChunk: WebPChunkHeader?
+    private var imagePayload: [UInt8] = []
+    private var codec: (any WebPImageCodec)?
+    private var imageFinished = false
+
+    // The animation.
+    private var animationInfo: WebPAnimationInfo?
+    private(set) var frames: [WebPFrame] = []
+    private var compositor: WebPAnimationCompositor?
+
+    private(set) var truncation: DecodeError?
+    private(set) var warnings: [DecodeWarning] = []
+
+    /// Streaming mode (the downscaler): the first frame's rows go here as straight RGBA8 bands
+    /// and no full-size image is kept (stills: as rows are decoded; animations: frame 0 composed
+    /// once the input is read). Set before the first `advance`.
+    var rowSink: ((Bitmap) -> Void)?
+
+    /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
+    let budget: MemoryBudget
+    /// Whether the still image's raster (and the codec's working rows, counted as much again)
+    /// and the animation canvases are reserved in `budget`.
+    private var stillReserved = false
+    private var canvasesReserved = false
+
+    init(options: DecodeOptions) {
+        self.options = options
+        budget = MemoryBudget(limits: options.limits)
+    }
+
+    private var isAnimation: Bool { vp8x?.hasAnimation ?? false }
+
+    // MARK: - FormatDecoder
+
+    var completedFrameCount: Int {
+        isAnimation ? frames.count : (imageFinished ? 1 : 0)
+    }
+
+    var availableFrameCount: Int {
+        isAnimation ? frames.count : (codec?.raster != nil ? 1 : 0)
+    }
+
+    func frame(at index: Int) throws(DecodeError) -> Bitmap {
+        guard index >= 0, index < availableFrameCount else {
+            throw DecodeError(.malformed, format: .webp, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
+        }
+        if !isAnimation, let raster = codec?.raster { return raster.bitmap() }
+        return try composedFrame(index)
+    }
+
+    func partialFrame() -> PartialFrame? {
+        guard !isAnimation, !imageFinished, let raster = codec?.raster, rowSink == nil else { return nil }
+        return PartialFrame(bitmap: raster.bitmap(), decodedRows: raster.rowsDone, frameIndex: 0)
+    }
+
+    func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+        let progress = try runStateMachine(&input)
+        if progress == .finished, isAnimation, let sink = rowSink, !frames.isEmpty {
+            rowSink = nil
+            let bitmap = try composedFrame(0)
+            emitInBands(bitmap, sink)
+        }
+        return progress
+    }
+
+    // MARK: - The state machine
+
+    private func runStateMachine(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+        while true {
+            switch state {
+            case .done:
+                return .finished
+
+            case .riffHeader:
+                switch input.demand(12) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: throw DecodeError(.truncated, format: .webp, offset: input.writeIndex, WebPError.truncated(inside: "the RIFF header"))
+                case .ready: break
+                }
+                let bytes = input.bytes
+                let at = input.readIndex
+                guard Array(bytes[at ..< at + 4]) == Array("RIFF".utf8), Array(bytes[at + 8 ..< at + 12]) == Array("WEBP".utf8) else {
+                    throw DecodeError(.malformed, format: .webp, offset: at, WebPError.notWebP)
+                }
+                // RFC 9649 §2.3: "File Size … the size of the file in bytes, starting at offset 8".
+                let size = WebPChunks.le32(bytes, at + 4)
+                guard size >= 12 else { throw DecodeError(.malformed, format: .webp, offset: at + 4, WebPError.riffSizeTooSmall(size)) }
+                guard size <= WebPChunks.maxPayload else {
+                    throw DecodeError(.malformed, format: .webp, offset: at + 4, WebPError.chunkSizeTooLarge(fourCC: "RIFF", size: size))
+                }
+                riffEnd = at + 8 + size
+                input.readIndex = at + 12
+                state = .chunkHeader
+
+            case .chunkHeader:
+                if input.readIndex >= riffEnd { try finishContainer(at: input.readIndex); continue }
+                switch input.demand(WebPChunks.headerSize) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "a chunk header")
+                case .ready: break
+                }
+                let at = input.readIndex
+                let chunk = WebPChunkHeader(offset: at, fourCC: WebPChunks.fourCC(input.bytes[at ..< at + 4]),
+                                            size: WebPChunks.le32(input.bytes, at + 4))
+                input.readIndex += WebPChunks.headerSize
+                try dispatch(chunk)
+
+            case .wholeChunk(let chunk):
+                switch input.demand(chunk.size, at: chunk.payloadStart) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: return try endOfInput(&input, inside: "the \(chunk.fourCC) chunk at byte \(chunk.offset)")
+                case .ready: break
+                }
+                let payload = Array(input.bytes[chunk.payloadStart ..< chunk.payloadEnd])
+                input.readIndex = min(chunk.paddedEnd, input.writeIndex, riffEnd)
+                try readWholeChunk(chunk, payload: payload)
+                // On past the padding byte, which may not have arrived yet.
+                if case .wholeChunk = state { state = .skip(chunk) }
+
+            case .skip(let chunk):
+                let target = min(chunk.paddedEnd, riffEnd)
+                input.readIndex = min(max(input.readIndex, target), input.writeIndex)
+                if input.readIndex >= target { state = .chunkHeader; continue }
+                if input.isClosed { return try endOfInput(&input, inside: "the \(chunk.fourCC) chunk at byte \(chunk.offset)") }
+                return .needMoreInput
+
+            case .imageData(let chunk):
+                let available = min(chunk.payloadEnd, input.writeIndex)
+                if available > chunk.payloadStart + imagePayload.count {
+                    imagePayload.append(contentsOf: input.bytes[chunk.payloadStart + imagePayload.count ..< available])
+                }
+                input.readIndex = available
+                let whole = imagePayload.count == chunk.size
+                let progress = try runCodec(chunk, isComplete: whole || input.isClosed)
+                switch progress {
+                case .needMoreInput:
+                    return .needMoreInput
+                case .finished:
+                    // The image can be complete before its chunk is (VP8 partitions may end
+                    // with bytes no macroblock reads); the rest of the chunk is skipped.
+                    imageFinished = true
+                    imagePayload = []
+                    state = options.firstFrameOnly && rowSink != nil ? .done : .skip(chunk)
+                case .truncated:
+                    guard codec?.raster != nil else {
+                        throw DecodeError(.truncated, format: .webp, offset: chunk.payloadStart + imagePayload.count,
+                                          WebPError.truncated(inside: "the \(chunk.fourCC) bitstream header"))
+                    }
+                    let error = DecodeError(.truncated, format: .webp, offset: chunk.payloadStart + imagePayload.count,
+                                            WebPError.truncated(inside: "the \(chunk.fourCC) bitstream (\(codec?.raster?.rowsDone ?? 0) rows decoded)"))
+                    truncation = error
+                    warnings.append(DecodeWarning(offset: error.offset, error.description))
+                    state = .done
+                    return .finished
+                }
+            }
+        }
+    }
+
+    /// Decides what to do with a chunk whose header was just read.
+    private func dispatch(_ chunk: WebPChunkHeader) throws(DecodeError) {
+        chunkCount += 1
+        // §2.2: chunk sizes above 2^32 − 10 are refused.
+        guard chunk.size <= WebPChunks.maxPayload else {
+            throw DecodeError(.malformed, format: .webp, offset: chunk.offset + 4, WebPError.chunkSizeTooLarge(fourCC: chunk.fourCC, size: chunk.size))
+        }
+        let isImage = chunk.fourCC == "VP8 " || chunk.fourCC == "VP8L"
+        if chunkCount == 1 {
+            // §2.5–§2.7: the simple formats start with the image chunk, the extended with VP8X.
+            guard isImage || chunk.fourCC == "VP8X" else {
+                throw DecodeError(.malformed, format: .webp, offset: chunk.offset, WebPError.unexpectedFirstChunk(chunk.fourCC))
+            }
+            if isImage {
+                // libwebp checks the simple format's chunk size against the RIFF size alone.
+                guard chunk.payloadEnd <= riffEnd else {
+                    throw DecodeError(.malformed, format: .webp, offset: chunk.offset + 4,
+                                      WebPError.chunkOutsideRIFF(fourCC: chunk.fourCC, end: chunk.payloadEnd, riffEnd: riffEnd))
+                }
+                startImage(chunk)
+                return
+            }
+            state = .wholeChunk(chunk)
+            return
+        }
+        let beforeImage = imageChunk == nil
+        // Chunks up to the image (and every chunk of an animation) must end inside the RIFF
+        // size (libwebp's ParseOptionalChunks, WebPDemux's SizeIsInvalid).
+        if beforeImage && chunk.paddedEnd > riffEnd {
+            throw DecodeError(.malformed, format: .webp, offset: chunk.offset + 4,
+                              WebPError.chunkOutsideRIFF(fourCC: chunk.fourCC, end: chunk.paddedEnd, riffEnd: riffEnd))
+        }
+        if !beforeImage && chunk.paddedEnd > riffEnd {
+            // After the image: what follows is not read by libwebp; stop here.
+            warn(at: chunk.offset, "chunk \(chunk.fourCC) reaches past the RIFF end; ignored with the rest of the file")
+            state = .skip(WebPChunkHeader(offset: chunk.offset, fourCC: chunk.fourCC, size: max(0, riffEnd - chunk.payloadStart)))
+            return
+        }
+        switch chunk.fourCC {
+        case "VP8X":
+            throw DecodeError(.malformed, format: .webp, offset: chunk.offset, WebPError.mixedStillAndAnimation)
+        case "VP8 ", "VP8L":
+            if isAnimation { throw DecodeError(.malformed, format: .webp, offset: chunk.offset, WebPError.mixedStillAndAnimation) }
+            if imageChunk == nil { startImage(chunk) } else { state = .skip(chunk) }
+        case "ALPH":
+            if isAnimation { throw DecodeError(.malformed, format: .webp, offset: chunk.offset, WebPError.mixedStillAndAnimation) }
+            state = imageChunk == nil ? .wholeChunk(chunk) : .skip(chunk)
+        case "ANIM", "ANMF":
+            state = isAnimation ? .wholeChunk(chunk) : .skip(chunk)
+        case "ICCP", "EXIF", "XMP ":
+            if metadataBytes + chunk.size > options.limits.maxMetadataBytes {
+                warn(at: chunk.offset, "\(chunk.fourCC) chunk of \(chunk.size) bytes exceeds the metadata limit; skipped")
+                state = .skip(chunk)
+            } else {
+                state = .wholeChunk(chunk)
+            }
+        default:
+            // §2.7: "Unknown chunks … MUST be ignored."
+            state = .skip(chunk)
+        }
+    }
+
+    /// A chunk whose whole payload is there.
+    private func readWholeChunk(_ chunk: WebPChunkHeader, payload: [UInt8]) throws(DecodeError) {
+        switch chunk.fourCC {
+        case "VP8X":
+            // §2.7: "Chunk Size: 10" (libwebp refuses any other size).
+            guard chunk.size == 10 else { throw DecodeError(.malformed, format: .webp, offset: chunk.offset + 4, WebPError.vp8xSize(chunk.size)) }
+            let parsed = WebPVP8X(payload: payload)
+            guard parsed.canvasWidth * parsed.canvasHeight < 1 << 32 else {
+                throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart + 4,
+                                  WebPError.canvasTooLarge(width: parsed.canvasWidth, height: parsed.canvasHeight))
+            }
+            if parsed.hasAnimation && parsed.flags & ~WebPVP8X.validFlags != 0 {
+                throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart, WebPError.reservedVP8XFlags(parsed.flags))
+            }
+            _ = try SizeMath.checkImage(width: parsed.canvasWidth, height: parsed.canvasHeight, bytesPerPixel: 4,
+                                        limits: options.limits, format: .webp, offset: chunk.payloadStart + 4)
+            vp8x = parsed
+            var properties = ImageProperties(format: .webp, width: parsed.canvasWidth, height: parsed.canvasHeight,
+                                             colorModel: .rgb, bitsPerComponent: 8, hasAlpha: parsed.hasAlpha)
+            if parsed.hasAnimation {
+                properties.frameCount = 0
+                properties.extra.append(("webpFormat", "animated"))
+            }
+            self.properties = properties
+        case "ALPH":
+            alphaChunk = chunk
+            alphaPayload = payload
+            properties?.hasAlpha = true
+        case "ICCP":
+            metadataBytes += payload.count
+            properties?.iccProfile = payload
+        case "EXIF":
+            metadataBytes += payload.count
+            properties?.exif = payload
+            if let orientation = EXIFOrientation.read(payload[...]) { properties?.orientation = orientation }
+        case "XMP ":
+            metadataBytes += payload.count
+            properties?.text.append(TextEntry(keyword: "XMP", text: String(decoding: payload, as: UTF8.self)))
+        case "ANIM":
+            // §2.7 ANIM: 6 bytes (WebPDemux reads the first ANIM chunk only).
+            guard chunk.size >= 6 else { throw DecodeError(.malformed, format: .webp, offset: chunk.offset + 4, WebPError.animSize(chunk.size)) }
+            if animationInfo == nil {
+                let info = WebPAnimationInfo(payload: payload)
+                animationInfo = info
+                properties?.loopCount = info.loopCount
+                properties?.extra.append(("webpBackgroundColor", "0x" + String(info.backgroundColor, radix: 16, uppercase: true)))
+            }
+        case "ANMF":
+            guard animationInfo != nil else { throw DecodeError(.malformed, format: .webp, offset: chunk.offset, WebPError.frameBeforeANIM) }
+            try readFrame(chunk, payload: payload)
+        default:
+            break
+        }
+    }
+
+    /// §2.7 ANMF: the frame header and the frame's ALPH / VP8 / VP8L chunks, as WebPDemux reads
+    /// them. A frame without an image chunk is dropped (WebPDemux does not count it).
+    private func readFrame(_ chunk: WebPChunkHeader, payload: [UInt8]) throws(DecodeError) {
+        guard let canvas = vp8x else { return }
+        guard payload.count >= 16 else { throw DecodeError(.malformed, format: .webp, offset: chunk.offset + 4, WebPError.anmfSize(chunk.size)) }
+        let header = WebPFrameHeader(payload: payload[0..<16])
+        guard header.width * header.height < 1 << 32 else {
+            throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart + 6, WebPError.frameTooLarge(width: header.width, height: header.height))
+        }
+        let number = frames.count
+        guard number < options.limits.maxFrames else {
+            throw DecodeError(.limitExceeded, format: .webp, offset: chunk.offset, LimitReason.tooManyFrames(limit: options.limits.maxFrames))
+        }
+        let parsed: WebPFrame?
+        do {
+            parsed = try WebPFrame.parse(header: header, payload: payload, payloadOffset: chunk.payloadStart, number: number)
+        } catch {
+            throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart + error.payloadOffset, error.reason)
+        }
+        guard let frame = parsed else {
+            warn(at: chunk.offset, "ANMF frame without an image chunk; ignored (as WebPDemux ignores it)")
+            return
+        }
+        // §2.7: "the frame MUST fit inside the canvas" (WebPDemux's CheckFrameBounds).
+        guard frame.x + frame.width <= canvas.canvasWidth, frame.y + frame.height <= canvas.canvasHeight else {
+            throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart,
+                              WebPError.frameOutsideCanvas(frame: number, x: frame.x, y: frame.y, width: frame.width, height: frame.height))
+        }
+        frames.append(frame)
+        properties?.frameCount = frames.count
+        properties?.frames.append(FrameTiming(delay: Double(frame.duration) / 1000))
+        if frames.count > 1 || frame.hasAlpha || frame.width < canvas.canvasWidth || frame.height < canvas.canvasHeight {
+            properties?.hasAlpha = true
+        }
+        if options.firstFrameOnly { state = .done }
+    }
+
+    private func startImage(_ chunk: WebPChunkHeader) {
+        imageChunk = chunk
+        imagePayload = []
+        imagePayload.reserveCapacity(min(chunk.size, 1 << 26))
+        if chunk.fourCC == "VP8L" {
+            codec = WebPLosslessCodec(limits: options.limits, sink: rowSink)
+        } else {
+            codec = WebPLossyCodec(limits: options.limits, alpha: alphaPayload, chunkSize: chunk.size, sink: rowSink)
+        }
+        state = .imageData(chunk)
+    }
+
+    /// Runs the still image's codec; sets the properties once its header is known.
+    private func runCodec(_ chunk: WebPChunkHeader, isComplete: Bool) throws(DecodeError) -> WebPCodecProgress {
+        guard let codec else { return .finished }
+        let progress: WebPCodecProgress
+        do {
+            progress = try codec.advance(payload: imagePayload, isComplete: isComplete)
+        } catch {
+            throw DecodeError(error.kind, format: .webp, offset: chunk.payloadStart + error.payloadOffset, error.reason)
+        }
+        if let size = codec.size, !stillReserved {
+            // The raster and the codec's planes or pixel buffers: counted as twice the RGBA raster.
+            try budget.reserve(SizeMath.product(size.width, size.height, 8), format: .webp, offset: chunk.payloadStart)
+            stillReserved = true
+        }
+        if let size = codec.size, !imageSizeChecked {
+            imageSizeChecked = true
+            let format = chunk.fourCC == "VP8L" ? "lossless" : (alphaPayload != nil ? "lossy+alpha" : "lossy")
+            if let vp8x {
+                // §2.7 / libwebp: a still's canvas must equal its bitstream's size.
+                guard size.width == vp8x.canvasWidth, size.height == vp8x.canvasHeight else {
+                    throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart,
+                                      WebPError.canvasMismatch(canvasWidth: vp8x.canvasWidth, canvasHeight: vp8x.canvasHeight,
+                                                               imageWidth: size.width, imageHeight: size.height))
+                }
+                properties?.extra.append(("webpFormat", format))
+            } else {
+                let alpha = (codec as? WebPLosslessCodec)?.header?.alphaIsUsed ?? false
+                var properties = ImageProperties(format: .webp, width: size.width, height: size.height,
+                                                 colorModel: .rgb, bitsPerComponent: 8, hasAlpha: alpha)
+                properties.extra.append(("webpFormat", format))
+                self.properties = properties
+            }
+        }
+        return progress
+    }
+    private var imageSizeChecked = false
+
+    /// The RIFF end is reached.
+    private func finishContainer(at offset: Int) throws(DecodeError) {
+        if isAnimation {
+            guard !frames.isEmpty else { throw DecodeError(.malformed, format: .webp, offset: offset, WebPError.noFrames) }
+        } else if imageChunk == nil {
+            throw DecodeError(.malformed, format: .webp, offset: offset, WebPError.missingImageChunk)
+        }
+        state = .done
+    }
+
+    /// The input is closed inside `part`: what was decoded stays, marked truncated.
+    private func endOfInput(_ input: inout InputBuffer, inside part: String) throws(DecodeError) -> DecodeProgress {
+        let error = DecodeError(.truncated, format: .webp, offset: input.writeIndex, WebPError.truncated(inside: part))
+        let hasImage = isAnimation ? !frames.isEmpty : (imageFinished || codec?.raster != nil)
+        guard hasImage else { throw error }
+        truncation = error
+        warnings.append(DecodeWarning(offset: input.writeIndex, error.description))
+        state = .done
+        return .finished
+    }
+
+    private func warn(at offset: Int?, _ message: String) {
+        warnings.append(DecodeWarning(offset: offset, message))
+    }
+
+    // MARK: - Animation
+
+    /// Frame `index` composed on the canvas; frames are decoded when drawn, and the canvas after
+    /// the last frame drawn is kept, so drawing 0…N in order decodes each frame once.
+    private func composedFrame(_ index: Int) throws(DecodeError) -> Bitmap {
+        guard let canvas = vp8x else { throw DecodeError(.malformed, format: .webp, offset: nil, WebPError.noFrames) }
+        if !canvasesReserved {
+            // The canvas, the frame decoded onto it (at most a canvas) and the caller's copy.
+            try budget.reserve(SizeMath.product(canvas.canvasWidth, canvas.canvasHeight, 4, 3), format: .webp, offset: nil)
+            canvasesReserved = true
+        }
+        var current = compositor ?? WebPAnimationCompositor(width: canvas.canvasWidth, height: canvas.canvasHeight)
+        // Moved out of the cache, not shared with it, so drawing does not copy the canvas.
+        compositor = nil
+        if current.framesDrawn > index + 1 {
+            current = WebPAnimationCompositor(width: canvas.canvasWidth, height: canvas.canvasHeight)
+        }
+        while current.framesDrawn <= index {
+            let frame = frames[current.framesDrawn]
+            let pixels = try frame.decode(limits: options.limits)
+            current.draw(frame, pixels: pixels)
+        }
+        let bitmap = Bitmap(uncheckedWidth: canvas.canvasWidth, height: canvas.canvasHeight, format: .rgba8,
+                            bytesPerRow: canvas.canvasWidth * 4, bytes: current.canvas)
+        compositor = current
+        return bitmap
+    }
+
+    private func emitInBands(_ bitmap: Bitmap, _ sink: (Bitmap) -> Void) {
+        let rowBytes = bitmap.width * 4
+        let bandRows = max(1, min(bitmap.height, (1 << 16) / max(bitmap.width, 1)))
+        var top = 0
+        while top < bitmap.height {
+            let rows = min(bandRows, bitmap.height - top)
+            let band = Array(bitmap.bytes[top * rowBytes ..< (top + rows) * rowBytes])
+            sink(Bitmap(uncheckedWidth: bitmap.width, height: rows, format: .rgba8, bytesPerRow: rowBytes, bytes: band))
+            top += rows
+        }
+    }
+}

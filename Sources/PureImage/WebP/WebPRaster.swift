@@ -1,0 +1,62 @@
+/// Where a WebP image decoder puts its finished rows: straight RGBA8 (R, G, B, A in memory),
+/// top to bottom, in order.
+///
+/// Normally the rows land in `pixels`, the whole image. In streaming mode (the downscaler) each
+/// batch of rows is written into a band buffer and handed to `sink` as a `Bitmap` instead, so
+/// the full-size image never exists.
+final class WebPRaster {
+    let width: Int
+    let height: Int
+    /// The image so far (rows `0 ..< rowsDone`; the rest zero, i.e. transparent). Empty in
+    /// streaming mode.
+    private(set) var pixels: [UInt8]
+    /// Rows written so far.
+    private(set) var rowsDone = 0
+    private let sink: ((Bitmap) -> Void)?
+    private var band: [UInt8] = []
+
+    /// The caller has checked `width × height × 4` against the limits.
+    init(width: Int, height: Int, sink: ((Bitmap) -> Void)? = nil) {
+        self.width = width
+        self.height = height
+        self.sink = sink
+        // Not zeroed here: rows are written in order, and `bitmap()` clears the rows not written
+        // yet before handing the pixels out.
+        let count = sink == nil ? width * height * 4 : 0
+        pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
+    /// Gives `body` the memory of rows `rowsDone ..< rowsDone + count` (`width × 4` bytes each)
+    /// to fill, then counts them as done.
+    func appendRows(_ count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        let count = min(count, height - rowsDone)
+        guard count > 0 else { return }
+        let rowBytes = width * 4
+        if let sink {
+            if band.count != count * rowBytes { band = [UInt8](repeating: 0, count: count * rowBytes) }
+            band.withUnsafeMutableBufferPointer { body($0) }
+            sink(Bitmap(uncheckedWidth: width, height: count, format: .rgba8, bytesPerRow: rowBytes, bytes: band))
+        } else {
+            let start = rowsDone * rowBytes
+            pixels.withUnsafeMutableBufferPointer { all in
+                body(UnsafeMutableBufferPointer(rebasing: all[start ..< start + count * rowBytes]))
+            }
+        }
+        rowsDone += count
+    }
+
+    /// The image as a bitmap (rows not decoded are transparent).
+    func bitmap() -> Bitmap {
+        if clearedFrom > rowsDone {
+            let start = rowsDone * width * 4
+            let end = clearedFrom * width * 4
+            pixels.replaceSubrange(start ..< end, with: repeatElement(0, count: end - start))
+            clearedFrom = rowsDone
+        }
+        return Bitmap(uncheckedWidth: width, height: height, format: .rgba8, bytesPerRow: width * 4, bytes: pixels)
+    }
+
+    /// Rows `clearedFrom ..< height` hold zeros (or decoded rows); rows `rowsDone ..<
+    /// clearedFrom` may hold anything until `bitmap()` clears them.
+    private lazy var clearedFrom = height
+}
