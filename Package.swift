@@ -59,7 +59,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PureImageTests",
-            dependencies: ["PureImage", "PureImageConformance", "CReference"]
+            dependencies: ["PureImage", "PureImageConformance", "CReference"],
+            exclude: ["Fuzz/Regressions"]   // fuzz reproducers, read from disk by RegressionTests
         ),
     ]
 )

@@ -7,12 +7,12 @@
 //   CLibFuzzer   declares LLVMFuzzerRunDriver, which each target's main calls (so SwiftPM's own
 //                `main` stays the entry point and links without tricks)
 //   FuzzDriver   drives the public API the way an app does (shared by every target)
-//   fuzz-png, fuzz-jpeg, fuzz-gif, fuzz-tiff   the input is decoded as that format
+//   fuzz-png, fuzz-jpeg, fuzz-gif, fuzz-tiff, fuzz-webp   the input is decoded as that format
 //   fuzz-any     the input is sniffed, as `ImageSource(bytes:)` does
 //   fuzz-replay  no libFuzzer, no sanitizer: replays inputs and times each (`fuzz.sh --replay`)
 import PackageDescription
 
-let formats = ["png", "jpeg", "gif", "tiff", "any"]
+let formats = ["png", "jpeg", "gif", "tiff", "webp", "any"]
 
 let package = Package(
     name: "PureImageFuzz",

@@ -3,7 +3,7 @@
 
     python3 Fuzz/make_seeds.py CORPUS OUT [--max-bytes N]
 
-For each format (png, jpeg, gif, tiff) OUT/<format>/ receives the corpus files of that format
+For each format (png, jpeg, gif, tiff, webp) OUT/<format>/ receives the corpus files of that format
 (by manifest.tsv, APNG counted as PNG) no larger than --max-bytes (default 16 KiB: small inputs
 run thousands of times a second and still reach every parser branch); OUT/any/ receives every
 one of them. Files are hard-linked when possible, copied otherwise. Also writes OUT/seeds.tsv,
@@ -14,7 +14,7 @@ import os
 import shutil
 import sys
 
-FORMATS = {"png": "png", "apng": "png", "jpeg": "jpeg", "gif": "gif", "tiff": "tiff"}
+FORMATS = {"png": "png", "apng": "png", "jpeg": "jpeg", "gif": "gif", "tiff": "tiff", "webp": "webp"}
 
 
 def main() -> None:

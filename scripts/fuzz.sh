@@ -2,7 +2,7 @@
 # Fuzzes one format through the public API (Fuzz/Sources/FuzzDriver) with libFuzzer and
 # AddressSanitizer, then records the run's numbers.
 #
-#   bash scripts/fuzz.sh FORMAT SECONDS [libFuzzer flags...]     FORMAT: png jpeg gif tiff any
+#   bash scripts/fuzz.sh FORMAT SECONDS [libFuzzer flags...]     FORMAT: png jpeg gif tiff webp any
 #   bash scripts/fuzz.sh --replay [FILES or FOLDERS...]          re-run inputs without sanitizers,
 #                                                                timing each (the "≤ 1 s" check)
 #
@@ -34,7 +34,7 @@ fi
 format="${1:?usage: fuzz.sh FORMAT SECONDS [libFuzzer flags]}"
 seconds="${2:?usage: fuzz.sh FORMAT SECONDS [libFuzzer flags]}"
 shift 2
-case "$format" in png|jpeg|gif|tiff|any) ;; *) echo "fuzz.sh: unknown format $format" >&2; exit 2 ;; esac
+case "$format" in png|jpeg|gif|tiff|webp|any) ;; *) echo "fuzz.sh: unknown format $format" >&2; exit 2 ;; esac
 
 # Coverage: edges with inline 8-bit counters, without libFuzzer's comparison tracing
 # (trace-cmp): tracing every comparison made the pixel loops 2.6x slower (336 vs 883 exec/s on

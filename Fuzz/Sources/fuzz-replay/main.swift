@@ -4,7 +4,7 @@
 //
 //   fuzz-replay [--limit SECONDS] [--default-limits] FILES-OR-FOLDERS...
 //
-// A file's format is its folder's name when that is png, jpeg, gif or tiff, else sniffed.
+// A file's format is its folder's name when that is png, jpeg, gif, tiff or webp, else sniffed.
 // Prints the slowest inputs; exits 1 when any input of ≤ 64 KiB took longer than the limit.
 import FuzzDriver
 import PureImage
@@ -43,7 +43,7 @@ func files(under path: String) -> [String] {
 
 func format(of path: String) -> ImageFormat? {
     let folder = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
-    return ["png": .png, "jpeg": .jpeg, "gif": .gif, "tiff": .tiff][folder]
+    return ["png": .png, "jpeg": .jpeg, "gif": .gif, "tiff": .tiff, "webp": .webp][folder]
 }
 
 func now() -> Double {

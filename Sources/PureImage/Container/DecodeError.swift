@@ -33,6 +33,13 @@ public struct DecodeError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The same error, placed at `offset` when it had no place of its own: a buffer that would
+    /// exceed the limits is refused deep inside a decoder, which knows the size but not which
+    /// header declared it; the caller that parsed the header does.
+    func located(at offset: Int) -> DecodeError {
+        self.offset == nil ? DecodeError(kind, format: format, offset: offset, reason) : self
+    }
+
     public var description: String {
         let place = offset.map { " at byte \($0)" } ?? ""
         let prefix = format.map { "\($0.rawValue.uppercased()): " } ?? ""

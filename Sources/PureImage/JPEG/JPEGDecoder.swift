@@ -487,7 +487,7 @@ final class JPEGDecoder: FormatDecoder {
         }
         let scale = options.jpegScaleDenominator
         guard [1, 2, 4, 8].contains(scale) else {
-            throw DecodeError(.unsupported, format: .jpeg, offset: nil, JPEGError.scaleDenominator(scale))
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.scaleDenominator(scale))
         }
         // JPEG-in-TIFF decides the colour handling itself (DecodeOptions.jpegColorHandling).
         let (transform, inverted, problem): (JPEGRenderer.ColorTransform, Bool, String?)
@@ -508,7 +508,13 @@ final class JPEGDecoder: FormatDecoder {
         // jdinput.c: a progressive file always has multiple scans.
         multiScan = progressive || firstScan.components.count < count || keepsWholeImage
         progression = ProgressiveState(components: count)
-        let store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, budget: budget)
+        // Buffers sized from the frame header: a refusal is placed at the scan that needs them.
+        let store: CoefficientStore
+        do {
+            store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, budget: budget)
+        } catch {
+            throw error.located(at: offset)
+        }
         let ring: [Int]? = multiScan ? nil : geometry.components.map { ($0.v > 0 && firstScan.components.count > 1 ? $0.v : 1) * $0.scaledBlockSize }
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
@@ -524,8 +530,13 @@ final class JPEGDecoder: FormatDecoder {
                 rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row)))
             }
         }
-        let renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring,
+        let renderer: JPEGRenderer
+        do {
+            renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring,
                                         budget: budget, rowSink: sink)
+        } catch {
+            throw error.located(at: offset)
+        }
         colorTransform = transform
         invertsCMYK = inverted
         self.geometry = geometry

@@ -1,0 +1,104 @@
+import Testing
+import PureImage
+
+/// Every reproducer the fuzzer found, and the small bombs of Conformance/make_bombs.py, kept in
+/// Fuzz/Regressions/FORMAT and run through the public API the way an app runs a file: the
+/// properties, every frame (at most four) and a thumbnail. The whole outcome — sizes, pixel
+/// digest, truncation, warnings count, or the typed error with its byte offset — must equal the
+/// line recorded in Fuzz/Regressions/outcomes.tsv, so a fix that later regresses into a
+/// different error, a different image or an accepted-but-empty decode is caught, not only a
+/// crash.
+///
+/// The limits are the fuzzer's (2^22 pixels, 128 MiB), so every file finishes in milliseconds;
+/// `scripts/bombs.sh` runs the same files through the CLI with the default limits and checks
+/// the 10 s / 2 GB bounds.
+///
+/// A new reproducer: copy it into Fuzz/Regressions/FORMAT, run this suite, and add the line the
+/// failure prints after checking that the outcome is the right one.
+@Suite("Fuzz regressions")
+struct RegressionTests {
+    static let folder = packageRoot() + "/Tests/PureImageTests/Fuzz/Regressions"
+    static let limits = DecodeLimits(maxPixels: 1 << 22, maxMemoryBytes: 128 << 20)
+
+    static func recordedOutcomes() throws -> [String: String] {
+        let text = String(decoding: try ImageFiles.read(folder + "/outcomes.tsv"), as: UTF8.self)
+        var outcomes: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let columns = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            if columns.count == 2 { outcomes[columns[0]] = columns[1] }
+        }
+        return outcomes
+    }
+
+    static func reproducers() -> [String] {
+        GIFTest.files(under: folder).filter { !$0.hasSuffix(".tsv") }
+            .map { String($0.dropFirst(folder.count + 1)) }.sorted()
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func everyReproducerHasItsRecordedOutcome() throws {
+        let outcomes = try Self.recordedOutcomes()
+        let files = Self.reproducers()
+        #expect(files.count >= 12, "the regression folder lost files: \(files)")
+        for file in files {
+            let bytes = try ImageFiles.read(Self.folder + "/" + file)
+            let actual = Self.outcome(of: bytes)
+            guard let expected = outcomes[file] else {
+                Issue.record("no recorded outcome for \(file); after checking it, add:\n\(file)\t\(actual)")
+                continue
+            }
+            #expect(actual == expected, "\(file)\n  expected \(expected)\n  actual   \(actual)")
+        }
+        for file in outcomes.keys where !files.contains(file) {
+            Issue.record("outcomes.tsv names \(file), which is not in the folder")
+        }
+    }
+
+    /// The public API's whole answer for one file, as one line.
+    static func outcome(of bytes: [UInt8]) -> String {
+        let source: ImageSource
+        do {
+            source = try ImageSource(bytes: bytes, options: DecodeOptions(limits: limits))
+        } catch {
+            return "source " + describe(error)
+        }
+        var parts: [String] = []
+        var frameCount = 1
+        do {
+            let properties = try source.properties()
+            frameCount = properties.frameCount
+            parts.append("properties \(properties.width)x\(properties.height) frames \(properties.frameCount)")
+        } catch {
+            parts.append("properties " + describe(error))
+        }
+        for index in 0..<min(max(frameCount, 1), 4) {
+            do {
+                let bitmap = try source.image(at: index)
+                parts.append("frame\(index) \(bitmap.width)x\(bitmap.height) \(digest(bitmap.tightlyPacked().bytes))")
+            } catch {
+                parts.append("frame\(index) " + describe(error))
+                break
+            }
+        }
+        parts.append("truncated \(source.truncation.map { "at \($0.offset ?? -1)" } ?? "no") warnings \(source.warnings.count)")
+        do {
+            let thumbnail = try source.thumbnail(maxPixelSize: 64)
+            parts.append("thumbnail \(thumbnail.width)x\(thumbnail.height) \(digest(thumbnail.tightlyPacked().bytes))")
+        } catch {
+            parts.append("thumbnail " + describe(error))
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    static func describe(_ error: DecodeError) -> String {
+        "error \(error.kind.rawValue) at \(error.offset.map(String.init) ?? "-"): \(error.reason)"
+    }
+
+    /// FNV-1a, 32 bits: enough to tell two pixel buffers apart in a regression line.
+    static func digest(_ bytes: [UInt8]) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        return "fnv " + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}
