@@ -8,6 +8,7 @@
 #   bash scripts/bombs.sh            # builds pureimage (release) if needed
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
 swift build -c release -Xswiftc -enable-testing --product pureimage 2>&1 | grep -E "error|Build complete" || true
 tool=.build/release/pureimage
 work="$(mktemp -d -t pureimage-bombs.XXXXXX)"

@@ -5,7 +5,8 @@
 # reproducible and `pureimage conform` meets the expectations on the generated corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product pureimage >/dev/null
+# The same flags as scripts/test.sh, so the two share one build instead of recompiling each other's.
+swift build -c release -Xswiftc -enable-testing --product pureimage 2>&1 | grep -E "error|Build complete" || true
 tool=.build/release/pureimage
 
 # The generated corpus: byte-identical on two runs, and within the expectations.

@@ -9,8 +9,8 @@ bash scripts/install-deps.sh
 echo "== generating the project's corpus (deterministic)"
 python3 Conformance/generate_corpus.py Conformance/generated | tail -1
 
-echo "== building (release)"
-swift build -c release >/dev/null
+echo "== building (release; the flags of scripts/test.sh, so the two commands share one build)"
+swift build -c release -Xswiftc -enable-testing --product pureimage 2>&1 | grep -E "error|Compiling|Build complete" || true
 
 extra="${PUREIMAGE_EXTRA_CORPUS:-${PUREIMAGE_CORPUS:-}}"
 if [ -z "$extra" ] && [ -d ../shared/corpus ]; then extra="$(cd ../shared/corpus && pwd)"; fi

@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev libwebp-dev libspng-dev libstb-dev
   libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools webp
+  time   # /usr/bin/time: scripts/bombs.sh measures peak memory with it
 )
 missing=()
 for package in "${packages[@]}"; do
