@@ -42,6 +42,9 @@ enum DecodeCommand {
             options.jpegScaleDenominator = denominator
         }
 
+        // Frame 0 of an animation needs none of the later frames: stop after it, as SDWebImage's
+        // first-frame-only decoding does (a 1000-frame APNG costs one frame, not the whole file).
+        if frame == 0 { options.firstFrameOnly = true }
         var chunkSize: Int?
         if let text = parsed.value("--chunk-size") {
             guard let value = Int(text), value > 0 else { throw UsageError(message: "--chunk-size takes a byte count > 0") }

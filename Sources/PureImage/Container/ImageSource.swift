@@ -156,6 +156,16 @@ public final class ImageSource {
         return try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
     }
 
+    /// Frame 0 alone, as SDWebImage's first-frame-only decoding gives it (the thumbnail and
+    /// scaled-down paths): unless the whole file is decoded already, a decode of its own stops
+    /// after the first frame, so an animation's later frames cost neither time nor memory.
+    func firstFrame(options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
+        if session.isFinished || options.firstFrameOnly { return try image(at: 0, options: decoding) }
+        var firstOnly = options
+        firstOnly.firstFrameOnly = true
+        return try ImageSource(bytes: bytes, format: format, options: firstOnly).image(at: 0, options: decoding)
+    }
+
     /// A decoder's native frame in the layout and orientation `decoding` asks for.
     static func deliver(_ native: Bitmap, decoder: any FormatDecoder, format: ImageFormat, options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
         var bitmap = native

@@ -163,7 +163,7 @@ extension ImageSource {
     public func decodedAndScaledDown(limitBytes: Int, output: ImageDecodingOptions.Output = .display,
                                      jpegDCTScaling: Bool = true) throws(DecodeError) -> Bitmap {
         let plan = try downscalePlan(limitBytes: limitBytes)
-        guard plan.scalesDown else { return try image(at: 0, options: ImageDecodingOptions(output: output)) }
+        guard plan.scalesDown else { return try firstFrame(options: ImageDecodingOptions(output: output)) }
         // `bitmap` is the only reference to the destination, so it is converted in place.
         var (bitmap, _) = try Downscaler.resample(bytes, format: format, options: options,
                                                   sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
@@ -181,7 +181,7 @@ extension ImageSource {
         let header = try headerProperties()
         let plan = ThumbnailPlan(sourceWidth: header.width, sourceHeight: header.height, maxPixelSize: maxPixelSize)
         if plan.width == header.width && plan.height == header.height {
-            return try image(at: 0, options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
+            return try firstFrame(options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
         }
         var (bitmap, _) = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
                                                   width: plan.width, height: plan.height)
