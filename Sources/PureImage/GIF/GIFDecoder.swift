@@ -168,7 +168,8 @@ final class GIFDecoder: FormatDecoder {
     private func reserveRendering(upTo index: Int) throws(DecodeError) {
         guard let screen else { return }
         if !canvasesReserved {
-            try budget.reserve(SizeMath.product(screen.width, screen.height, 4, 3), format: .gif, offset: nil)
+            // Placed at the Logical Screen Descriptor (byte 6), which declared the size.
+            try budget.reserve(SizeMath.product(screen.width, screen.height, 4, 3), format: .gif, offset: 6)
             canvasesReserved = true
         }
         try reserveIndices(upTo: index)

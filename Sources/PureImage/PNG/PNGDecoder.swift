@@ -111,7 +111,7 @@ final class PNGDecoder: FormatDecoder {
             if !compositorReserved {
                 // The canvas and the region a `previous` dispose saves (at most a canvas).
                 let canvasBytes = SizeMath.product(header.width, header.height, header.bitDepth == 16 ? 16 : 8)
-                try budget.reserve(canvasBytes, format: .png, offset: nil)
+                try budget.reserve(canvasBytes, format: .png, offset: 16)   // IHDR's size
                 compositorReserved = true
             }
             cache = (-1, APNGCompositor(width: header.width, height: header.height, sixteenBit: header.bitDepth == 16))

@@ -433,7 +433,7 @@ final class WebPDecoder: FormatDecoder {
         guard let canvas = vp8x else { throw DecodeError(.malformed, format: .webp, offset: nil, WebPError.noFrames) }
         if !canvasesReserved {
             // The canvas, the frame decoded onto it (at most a canvas) and the caller's copy.
-            try budget.reserve(SizeMath.product(canvas.canvasWidth, canvas.canvasHeight, 4, 3), format: .webp, offset: nil)
+            try budget.reserve(SizeMath.product(canvas.canvasWidth, canvas.canvasHeight, 4, 3), format: .webp, offset: 12)   // VP8X, the first chunk
             canvasesReserved = true
         }
         var current = compositor ?? WebPAnimationCompositor(width: canvas.canvasWidth, height: canvas.canvasHeight)

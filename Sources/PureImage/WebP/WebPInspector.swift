@@ -11,7 +11,7 @@ enum WebPInspector {
         let riffSize = WebPChunks.le32(bytes, 4)
         let riffEnd = 8 + riffSize
         entries.append(InspectionEntry(offset: 0, name: "RIFF", detail: "size=\(riffSize) form=WEBP" +
-                                       (riffEnd > bytes.count ? " (file is \(bytes.count - riffEnd) bytes short)" :
+                                       (riffEnd > bytes.count ? " (file is \(riffEnd - bytes.count) bytes short)" :
                                         riffEnd < bytes.count ? " (\(bytes.count - riffEnd) bytes after the RIFF end)" : "")))
         walkChunks(bytes, from: 12, to: min(riffEnd, bytes.count), level: 1, into: &entries)
         return entries
