@@ -285,6 +285,7 @@ final class JPEGDecoder: FormatDecoder {
             var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
                                              colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
                                              bitsPerComponent: 8, hasAlpha: false)
+            properties.isProgressive = progressive
             applyMetadata(to: &properties)
             self.properties = properties
         case JPEGMarker.dht:
@@ -300,6 +301,13 @@ final class JPEGDecoder: FormatDecoder {
         case JPEGMarker.dnl:
             break  // libjpeg ignores DNL (heights of 0 were refused at SOF)
         case JPEGMarker.sos:
+            if renderer == nil && options.stopAfterHeader {
+                // A header probe (ImageSource's properties) ends at the first scan: everything
+                // the properties need is known, and no buffer is sized or sample decoded.
+                try describeFrameForProbe(at: segment.markerOffset)
+                state = .done
+                return
+            }
             try startScan(segment)
         case JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
             if let problem = metadata.absorb(segment) { warn(at: segment.markerOffset, problem) }
@@ -310,6 +318,38 @@ final class JPEGDecoder: FormatDecoder {
         default:
             throw DecodeError(.malformed, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
         }
+    }
+
+    /// The properties `setUpFrame` would finish with — the colour model its colour transform
+    /// gives — without setting anything up.
+    private func describeFrameForProbe(at offset: Int) throws(DecodeError) {
+        guard let frame else { throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.scanBeforeFrame) }
+        try checkSupported(frame, at: offset)
+        guard var properties else { return }
+        let transform: JPEGRenderer.ColorTransform
+        switch options.jpegColorHandling {
+        case .automatic: transform = JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata).0
+        case .asStored: transform = JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count).0
+        case .yccToRGB:
+            transform = frame.components.count == 3 ? .yccToRGB : JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count).0
+        }
+        let channels: Int
+        switch transform {
+        case .gray: (properties.colorModel, channels) = (.gray, 1)
+        case .rgb, .yccToRGB: (properties.colorModel, channels) = (.rgb, 3)
+        case .cmyk, .ycckToCMYK: (properties.colorModel, channels) = (.cmyk, 4)
+        }
+        // The output-size check JPEGRenderer makes, so a probe refuses what a decode would.
+        let geometry: FrameGeometry
+        do {
+            geometry = try FrameGeometry(frame: frame, scaleDenominator: options.jpegScaleDenominator)
+        } catch {
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, error)
+        }
+        _ = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels,
+                                    limits: options.limits, format: .jpeg, offset: offset)
+        applyMetadata(to: &properties)
+        self.properties = properties
     }
 
     private func applyMetadata(to properties: inout ImageProperties) {
@@ -474,7 +514,10 @@ final class JPEGDecoder: FormatDecoder {
 
     /// The first SOS fixes everything libjpeg decides in `jpeg_read_header` /
     /// `jpeg_start_decompress`: limits, colour space, geometry, buffers, default tables.
-    private func setUpFrame(_ frame: FrameHeader, firstScan: ScanHeader, at offset: Int) throws(DecodeError) {
+    /// What libjpeg refuses once a scan starts (jdinput.c `initial_setup`, jdmaster.c): sizes
+    /// beyond JPEG_MAX_DIMENSION, sampling factors outside 1...4, component counts it cannot
+    /// convert, and scales it does not offer.
+    private func checkSupported(_ frame: FrameHeader, at offset: Int) throws(DecodeError) {
         let count = frame.components.count
         guard frame.width <= 65500, frame.height <= 65500 else {
             throw DecodeError(.limitExceeded, format: .jpeg, offset: offset, JPEGError.dimensionTooLarge(width: frame.width, height: frame.height))
@@ -485,10 +528,15 @@ final class JPEGDecoder: FormatDecoder {
         guard count == 1 || count == 3 || count == 4 else {
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.componentCount(count))
         }
-        let scale = options.jpegScaleDenominator
-        guard [1, 2, 4, 8].contains(scale) else {
-            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.scaleDenominator(scale))
+        guard [1, 2, 4, 8].contains(options.jpegScaleDenominator) else {
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.scaleDenominator(options.jpegScaleDenominator))
         }
+    }
+
+    private func setUpFrame(_ frame: FrameHeader, firstScan: ScanHeader, at offset: Int) throws(DecodeError) {
+        let count = frame.components.count
+        try checkSupported(frame, at: offset)
+        let scale = options.jpegScaleDenominator
         // JPEG-in-TIFF decides the colour handling itself (DecodeOptions.jpegColorHandling).
         let (transform, inverted, problem): (JPEGRenderer.ColorTransform, Bool, String?)
         switch options.jpegColorHandling {

@@ -37,6 +37,20 @@ import Testing
         return b
     }()
 
+    /// Properties come from the header alone: SOF2 says progressive, and a source that is only
+    /// asked for its properties (the header probe, which stops at the first SOS) agrees with one
+    /// that decoded everything.
+    @Test func propertiesSayProgressiveWithoutDecoding() throws {
+        let probed = try ImageSource(bytes: Self.fourScans).headerProperties()
+        #expect(probed.isProgressive && probed.width == 8 && probed.height == 8 && probed.colorModel == .gray)
+        let decoded = try ImageSource(bytes: Self.fourScans).properties()
+        #expect(decoded.isProgressive && decoded.width == 8 && decoded.height == 8 && decoded.colorModel == .gray)
+        // A baseline frame (SOF0 in place of SOF2, one sequential scan) is not progressive.
+        var baseline = Self.fourScans
+        baseline[2 + 69 + 1] = 0xC0
+        #expect(try ImageSource(bytes: baseline).headerProperties().isProgressive == false)
+    }
+
     @Test func fourScanKindsByHand() throws {
         let decoder = JPEGDecoder(options: DecodeOptions())
         var input = InputBuffer(Self.fourScans, isClosed: true)
