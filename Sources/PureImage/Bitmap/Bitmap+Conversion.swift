@@ -39,6 +39,25 @@ extension Bitmap {
         }
         if target == format && (bytesPerRow == 0 || bytesPerRow == self.bytesPerRow) { return self }
         var result = try Bitmap(zeroedWidth: width, height: height, format: target, bytesPerRow: bytesPerRow)
+        // Conversions go pixel by pixel, so rows without padding on either side are one run of
+        // pixels: converted as one long row, an image of a pixel per row (2^28 rows of one
+        // pixel is a valid TIFF) costs one kernel call, not one per row.
+        if height > 1, format.bitsPerPixel % 8 == 0, target.bitsPerPixel % 8 == 0,
+           self.bytesPerRow * 8 == width * format.bitsPerPixel, result.bytesPerRow * 8 == width * target.bitsPerPixel {
+            let run = Bitmap(uncheckedWidth: width * height, height: 1, format: format, bytesPerRow: self.bytesPerRow * height, bytes: bytes)
+            var convertedRun = Bitmap(uncheckedWidth: width * height, height: 1, format: target,
+                                      bytesPerRow: result.bytesPerRow * height, bytes: result.bytes)
+            result.bytes = []   // the run's storage is then its only reference: written in place
+            try run.convertPixels(into: &convertedRun)
+            return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: result.bytesPerRow, bytes: convertedRun.bytes)
+        }
+        try convertPixels(into: &result)
+        return result
+    }
+
+    /// Writes this bitmap's pixels into `result` (same size, a different format).
+    private func convertPixels(into result: inout Bitmap) throws(BitmapError) {
+        let target = result.format
         if case .indexed(let palette) = format.colorModel, format.bitsPerComponent == 8,
            target.bitsPerPixel == 32, target.bitsPerComponent == 8 {
             try lookUpIndices(palette, into: &result)
@@ -49,7 +68,6 @@ extension Bitmap {
         } else {
             GeneralConversion(from: format, to: target).run(from: self, into: &result)
         }
-        return result
     }
 
     /// 8-bit indices to a 4-byte format: every palette entry is converted once by the general

@@ -180,6 +180,31 @@ extension ResampleKernels {
         for i in 0..<min(row.count, out.count) { out[i] = Float(row[i]) * scale }
     }
 
+    /// `sum += rows[k] × scale` for each of `count` rows of `rowBytes` bytes back to back in
+    /// `rows` — `widen` then `add`, row by row, in one loop: the sums are the same exact integers
+    /// (below 2^53) whatever the order. For sources of a pixel or two per row, where the calls
+    /// per row would cost more than the arithmetic. Bounds: `rows` holds `count × rowBytes`
+    /// bytes; `sum` holds `rowBytes` values.
+    static func addWidenedRows(_ rows: UnsafeBufferPointer<UInt8>, rowBytes: Int, count: Int, scale: Double,
+                               into sum: UnsafeMutableBufferPointer<Double>) {
+        guard let source = rows.baseAddress, let target = sum.baseAddress,
+              rowBytes <= sum.count, count * rowBytes <= rows.count else { return }
+        if rowBytes == 4 {
+            // One pixel per row: four integer running sums (each below count × 255 < 2^53).
+            var total = SIMD4<UInt64>(repeating: 0)
+            for k in 0..<count {
+                let p = source + k &* 4
+                total &+= SIMD4<UInt64>(UInt64(p[0]), UInt64(p[1]), UInt64(p[2]), UInt64(p[3]))
+            }
+            for i in 0..<4 { target[i] += Double(total[i]) * scale }
+            return
+        }
+        for k in 0..<count {
+            let row = source + k &* rowBytes
+            for i in 0..<rowBytes { target[i] += Double(row[i]) * scale }
+        }
+    }
+
     /// Row `row` of the ring (`width` values) becomes `values`, or zeros.
     static func copyRow(_ values: UnsafeBufferPointer<Float>?, toRing ring: UnsafeMutableBufferPointer<Float>, row: Int, width: Int) {
         let base = row * width

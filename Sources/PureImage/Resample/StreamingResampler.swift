@@ -121,6 +121,10 @@ final class StreamingResampler {
         let count = min(count, sourceHeight - nextSourceRow, rows.count / max(1, rowBytes))
         guard count > 0 else { return }
         let b = buffers
+        if horizontalIsIdentity && boxY > 1 {
+            consumeIntoVerticalBox(rows: rows, rowBytes: rowBytes, count: count)
+            return
+        }
         for y in 0..<count {
             var row = UnsafeBufferPointer(rebasing: rows[y * rowBytes ..< (y + 1) * rowBytes])
             if boxX > 1 {
@@ -136,6 +140,27 @@ final class StreamingResampler {
             }
             nextSourceRow += 1
             enterFilteredRow(blank: false)
+        }
+    }
+
+    /// `consume` when the horizontal pass is the identity and a vertical box follows (tall,
+    /// narrow sources): each run of rows inside one box group is summed in one kernel call —
+    /// the same exact sums `enterFilteredRow` makes row by row.
+    private func consumeIntoVerticalBox(rows: UnsafeBufferPointer<UInt8>, rowBytes: Int, count: Int) {
+        var y = 0
+        while y < count {
+            let take = min(count - y, boxY - boxCount)
+            ResampleKernels.addWidenedRows(UnsafeBufferPointer(rebasing: rows[y * rowBytes ..< (y + take) * rowBytes]), rowBytes: rowBytes,
+                                           count: take, scale: Double(1 << 14), into: buffers.boxSum)
+            y += take
+            nextSourceRow += take
+            boxCount += take
+            // A group ends after `boxY` rows, or with the last source row (a shorter group).
+            if boxCount == boxY || nextSourceRow == sourceHeight {
+                ResampleKernels.average(buffers.boxSum, count: boxCount, into: buffers.filtered)
+                boxCount = 0
+                writeRingRow(blank: false)
+            }
         }
     }
 

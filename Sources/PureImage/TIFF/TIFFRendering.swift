@@ -84,8 +84,12 @@ enum TIFFRendering {
         func gather(_ sources: [Int], transform: ((Int, UInt16) -> UInt16)? = nil) throws(DecodeError) -> [UInt8] {
             let outBytes = sources.count * bytesPerSample
             let total = try SizeMath.allocationSize(width, height, outBytes, limits: limits, format: .tiff, offset: nil)
-            var out = [UInt8](repeating: 0, count: total)
             let rowBytes = width * outBytes
+            // Unpadded chunky rows of exactly the wanted samples are the output already.
+            if !layout.isPlanar && transform == nil && sources == Array(0..<spp) && planeRowBytes == rowBytes && planes[0].count == total {
+                return planes[0]
+            }
+            var out = [UInt8](repeating: 0, count: total)
             // Chunky rows that hold exactly the wanted samples (RGB, RGBA, gray): row copies.
             if !layout.isPlanar && transform == nil && sources == Array(0..<spp) {
                 out.withUnsafeMutableBufferPointer { o in

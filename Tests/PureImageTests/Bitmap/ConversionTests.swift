@@ -203,3 +203,39 @@ import Testing
         }
     }
 }
+
+extension ConversionTests {
+    /// Rows without padding are converted as one run of pixels (`converted(to:)`); the pixels
+    /// must be those of the same image with padded rows, converted row by row — for narrow and
+    /// wide rows, several source and target depths, and the general (CMYK) path.
+    @Test(arguments: [1, 3, 64])
+    func unpaddedRowsConvertLikePaddedRows(width: Int) throws {
+        let height = 37
+        var state: UInt32 = UInt32(width)
+        func nextByte() -> UInt8 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(state >> 24)
+        }
+        let cmyk = PixelFormat(colorModel: .cmyk, bitsPerComponent: 8, alphaInfo: .none)
+        let pairs: [(PixelFormat, PixelFormat)] = [
+            (.gray8, .rgba8Premultiplied), (.rgba8, .rgba8Premultiplied), (.rgba8, .display(hasAlpha: true)),
+            (.rgb8, .rgba16), (.rgba16, .rgba8), (cmyk, .rgba8), (.rgba8, .gray8),
+        ]
+        for (from, to) in pairs {
+            let pixelBytes = from.bitsPerPixel / 8
+            let tight = (0..<width * height * pixelBytes).map { _ in nextByte() }
+            let paddedRow = width * pixelBytes + 5
+            var padded = [UInt8](repeating: 0xEE, count: paddedRow * height)
+            for y in 0..<height {
+                padded.replaceSubrange(y * paddedRow ..< y * paddedRow + width * pixelBytes,
+                                       with: tight[y * width * pixelBytes ..< (y + 1) * width * pixelBytes])
+            }
+            let fromTight = try Bitmap(width: width, height: height, format: from, bytesPerRow: width * pixelBytes, bytes: tight)
+                .converted(to: to, bytesPerRow: width * to.bitsPerPixel / 8)
+            let fromPadded = try Bitmap(width: width, height: height, format: from, bytesPerRow: paddedRow, bytes: padded)
+                .converted(to: to, bytesPerRow: width * to.bitsPerPixel / 8 + 3)
+            #expect(fromTight.width == width && fromTight.height == height && fromTight.bytesPerRow == width * to.bitsPerPixel / 8)
+            #expect(fromTight.tightlyPacked().bytes == fromPadded.tightlyPacked().bytes, "\(from) → \(to), width \(width)")
+        }
+    }
+}

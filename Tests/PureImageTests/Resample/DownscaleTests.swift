@@ -282,3 +282,65 @@ enum GIFTestFile {
         return out + [0, 0x3B]
     }
 }
+
+extension DownscaleTests {
+    /// Tall narrow sources (a pixel or two per row, reduced more than `boxThreshold`) take the
+    /// batched vertical-box path: rows summed straight from the bytes, a group at a time. The
+    /// result equals a model written here from the definition — each group of `boxY` rows
+    /// averaged (in 14-bit fixed point, halves up), then the Lanczos pass over the group rows —
+    /// however the rows are handed over (all at once, one by one, in uneven runs).
+    @Test(arguments: [1, 2])
+    func tallNarrowSourceThroughTheVerticalBox(width: Int) throws {
+        let height = 100_003, destinationHeight = 97
+        var state: UInt32 = 12345
+        let source: [UInt8] = (0..<width * height * 4).map { index in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            // Premultiplied: colour at most alpha (alpha is the 4th byte).
+            return index % 4 == 3 ? 255 : UInt8(state >> 24)
+        }
+        let boxY = StreamingResampler.boxFactor(extent: Double(height), destination: destinationHeight)
+        #expect(boxY > 1)
+        let boxedHeight = (height + boxY - 1) / boxY
+        let rowValues = width * 4
+        // The box stage: round(Σ v·2^14 / n), halves up.
+        var boxed = [Int64](repeating: 0, count: boxedHeight * rowValues)
+        for group in 0..<boxedHeight {
+            let first = group * boxY, count = min(boxY, height - first)
+            for i in 0..<rowValues {
+                var sum: Int64 = 0
+                for y in first ..< first + count { sum += Int64(source[y * rowValues + i]) << 14 }
+                boxed[group * rowValues + i] = (2 * sum + Int64(count)) / Int64(2 * count)
+            }
+        }
+        let vertical = ResampleFilter.axis(sourceSize: boxedHeight, destinationSize: destinationHeight,
+                                           sourceExtent: Double(height) / Double(boxY))
+        var expected = [UInt8](repeating: 0, count: width * destinationHeight * 4)
+        for r in 0..<destinationHeight {
+            for x in 0..<width {
+                var channels = [Int64](repeating: 0, count: 4)
+                for c in 0..<4 {
+                    for k in 0..<Int(vertical.counts[r]) {
+                        channels[c] += Int64(vertical.weights[r * vertical.stride + k]) * boxed[(Int(vertical.starts[r]) + k) * rowValues + x * 4 + c]
+                    }
+                    channels[c] = min(255, max(0, (channels[c] + (1 << 27)) >> 28))
+                }
+                for c in 0..<3 { expected[(r * width + x) * 4 + c] = UInt8(min(channels[3], channels[c])) }
+                expected[(r * width + x) * 4 + 3] = UInt8(channels[3])
+            }
+        }
+        for runs in [[height], Array(repeating: 1, count: height), [7, boxY * 3 + 1, 1, height]] {
+            let resampler = try StreamingResampler(sourceWidth: width, sourceHeight: height,
+                                                   destinationWidth: width, destinationHeight: destinationHeight)
+            var next = 0
+            source.withUnsafeBufferPointer { all in
+                for run in runs where next < height {
+                    let count = min(run, height - next)
+                    resampler.consume(rows: UnsafeBufferPointer(rebasing: all[next * rowValues ..< (next + count) * rowValues]), count: count)
+                    next += count
+                }
+            }
+            #expect(resampler.isComplete)
+            #expect(resampler.takeBitmap().bytes == expected, "runs \(runs.prefix(4))")
+        }
+    }
+}
