@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The test suite under a sanitizer, in a build folder of its own (.build-SANITIZER), optimised
+# like scripts/test.sh (the corpus tests decode hundreds of megapixels; unoptimised they would
+# take hours under a sanitizer). Any report fails the run.
+#
+#   bash scripts/sanitize.sh address      # AddressSanitizer (+ LeakSanitizer): Swift and C code
+#   bash scripts/sanitize.sh undefined    # UndefinedBehaviorSanitizer: the C targets (zlib glue,
+#                                         # the reference wrappers); Swift checks its own
+#                                         # arithmetic and bounds in every build
+#   bash scripts/sanitize.sh thread       # ThreadSanitizer: ImageSource shared between threads
+#   ... any further argument goes to `swift test` (e.g. --filter PNG)
+#
+# Corpus tests run when PUREIMAGE_CORPUS is set, as in scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sanitizer="${1:?usage: sanitize.sh address|undefined|thread [swift test arguments]}"
+shift
+case "$sanitizer" in address|undefined|thread) ;; *) echo "sanitize.sh: unknown sanitizer $sanitizer" >&2; exit 2 ;; esac
+bash scripts/install-deps.sh
+python3 Conformance/generate_corpus.py Conformance/generated | tail -1
+
+scratch=".build-$sanitizer"
+flags=(-c release -Xswiftc -enable-testing --sanitize="$sanitizer" --scratch-path "$scratch")
+echo "== building with -sanitize=$sanitizer in $scratch"
+swift build "${flags[@]}" --build-tests 2>&1 | grep -E "error|Compiling|Build complete" || true
+export SWIFT_BACKTRACE=enable=no          # the Swift backtracer and the sanitizers' handlers collide
+export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
+log="$(mktemp -t pureimage-sanitize.XXXXXX)"
+trap 'rm -f "$log"' EXIT
+status=0
+swift test "${flags[@]}" --skip-build "$@" 2>&1 | tee "$log" || status=$?
+reports=$(grep -cE "^(==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Thread|Leak)Sanitizer|WARNING: ThreadSanitizer)" "$log" || true)
+echo
+echo "sanitize $sanitizer: $(grep -c '^✔ Test .* passed' "$log" || true) passed, $(grep -c '^✘ Test .* failed' "$log" || true) failed, $reports sanitizer report(s)"
+[ "$reports" -eq 0 ] || status=1
+exit "$status"
