@@ -2,7 +2,8 @@
 struct VP8Segmentation {
     var enabled = false
     var updateMap = false
-    /// §9.3: `segment_feature_mode` 1 = absolute values, 0 = deltas from the frame's values.
+    /// §19.2 (§9.3 swaps the two): `segment_feature_mode` 1 = absolute values, 0 = deltas from
+    /// the frame's values.
     var absoluteValues = true
     var quantizer = [0, 0, 0, 0]
     var filterLevel = [0, 0, 0, 0]
@@ -128,7 +129,7 @@ struct VP8FrameParameters {
             p.dequantizers.append(dequantizer(q, y1DC: y1DC, y2DC: y2DC, y2AC: y2AC, uvDC: uvDC, uvAC: uvAC))
         }
 
-        // §9.7–§9.8 do not apply to key frames; §9.10 refresh_entropy_probs (ignored).
+        // §9.7–§9.8 do not apply to key frames; §19.2 refresh_entropy_probs (ignored).
         _ = decoder.readBool(128, data)
 
         // §13.4 token probability updates.

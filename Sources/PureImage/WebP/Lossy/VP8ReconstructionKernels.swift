@@ -7,7 +7,7 @@
 /// loop-filtered, since the loop filter runs after the row (§15 and libwebp's order). They come
 /// from the previous macroblock of the row (left) and from `top`, the unfiltered last rows of
 /// the macroblock row above, saved before that row was filtered. Outside the frame they are
-/// 127 above (the above-left pixel too) and 129 on the left (§12.2); the above-right pixels of
+/// 127 above (the above-left pixel too) and 129 on the left (§12); the above-right pixels of
 /// the rightmost macroblock repeat the pixel above its last column, and the right column of
 /// subblocks uses the macroblock's above-right pixels for all four rows (§12.3).
 ///
