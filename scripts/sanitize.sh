@@ -25,13 +25,15 @@ echo "== building with -sanitize=$sanitizer in $scratch"
 swift build "${flags[@]}" --build-tests 2>&1 | grep -E "error|Compiling|Build complete" || true
 export SWIFT_BACKTRACE=enable=no          # the Swift backtracer and the sanitizers' handlers collide
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
 log="$(mktemp -t pureimage-sanitize.XXXXXX)"
 trap 'rm -f "$log"' EXIT
 status=0
 swift test "${flags[@]}" --skip-build "$@" 2>&1 | tee "$log" || status=$?
-reports=$(grep -cE "^(==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Thread|Leak)Sanitizer|WARNING: ThreadSanitizer)" "$log" || true)
+# One line per report: ASan/LSan "==PID==ERROR", TSan "WARNING: ThreadSanitizer", UBSan "runtime error:".
+reports=$(grep -cE "^==[0-9]+==ERROR|^WARNING: ThreadSanitizer|runtime error:" "$log" || true)
 echo
 echo "sanitize $sanitizer: $(grep -c '^✔ Test .* passed' "$log" || true) passed, $(grep -c '^✘ Test .* failed' "$log" || true) failed, $reports sanitizer report(s)"
 [ "$reports" -eq 0 ] || status=1
