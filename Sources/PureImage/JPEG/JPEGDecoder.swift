@@ -326,15 +326,8 @@ final class JPEGDecoder: FormatDecoder {
         guard let frame else { throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.scanBeforeFrame) }
         try checkSupported(frame, at: offset)
         guard var properties else { return }
-        let transform: JPEGRenderer.ColorTransform
-        switch options.jpegColorHandling {
-        case .automatic: transform = JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata).0
-        case .asStored: transform = JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count).0
-        case .yccToRGB:
-            transform = frame.components.count == 3 ? .yccToRGB : JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count).0
-        }
         let channels: Int
-        switch transform {
+        switch colorTransform(for: frame).0 {
         case .gray: (properties.colorModel, channels) = (.gray, 1)
         case .rgb, .yccToRGB: (properties.colorModel, channels) = (.rgb, 3)
         case .cmyk, .ycckToCMYK: (properties.colorModel, channels) = (.cmyk, 4)
@@ -512,8 +505,6 @@ final class JPEGDecoder: FormatDecoder {
         }
     }
 
-    /// The first SOS fixes everything libjpeg decides in `jpeg_read_header` /
-    /// `jpeg_start_decompress`: limits, colour space, geometry, buffers, default tables.
     /// What libjpeg refuses once a scan starts (jdinput.c `initial_setup`, jdmaster.c): sizes
     /// beyond JPEG_MAX_DIMENSION, sampling factors outside 1...4, component counts it cannot
     /// convert, and scales it does not offer.
@@ -533,19 +524,25 @@ final class JPEGDecoder: FormatDecoder {
         }
     }
 
+    /// The colour transform, whether CMYK is inverted, and a problem to warn about. JPEG-in-TIFF
+    /// decides the colour handling itself (`DecodeOptions.jpegColorHandling`).
+    private func colorTransform(for frame: FrameHeader) -> (JPEGRenderer.ColorTransform, Bool, String?) {
+        switch options.jpegColorHandling {
+        case .automatic: return JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata)
+        case .asStored: return JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
+        case .yccToRGB:
+            return frame.components.count == 3 ? (.yccToRGB, false, nil)
+                : JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
+        }
+    }
+
+    /// The first SOS fixes everything libjpeg decides in `jpeg_read_header` /
+    /// `jpeg_start_decompress`: limits, colour space, geometry, buffers, default tables.
     private func setUpFrame(_ frame: FrameHeader, firstScan: ScanHeader, at offset: Int) throws(DecodeError) {
         let count = frame.components.count
         try checkSupported(frame, at: offset)
         let scale = options.jpegScaleDenominator
-        // JPEG-in-TIFF decides the colour handling itself (DecodeOptions.jpegColorHandling).
-        let (transform, inverted, problem): (JPEGRenderer.ColorTransform, Bool, String?)
-        switch options.jpegColorHandling {
-        case .automatic: (transform, inverted, problem) = JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata)
-        case .asStored: (transform, inverted, problem) = JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
-        case .yccToRGB:
-            (transform, inverted, problem) = frame.components.count == 3 ? (.yccToRGB, false, nil)
-                : JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
-        }
+        let (transform, inverted, problem) = colorTransform(for: frame)
         if let problem { warn(at: offset, problem) }
         let geometry: FrameGeometry
         do {
