@@ -9,9 +9,9 @@ import PureImage
 /// different error, a different image or an accepted-but-empty decode is caught, not only a
 /// crash.
 ///
-/// The limits are the fuzzer's (2^22 pixels, 128 MiB), so every file finishes in milliseconds;
-/// `scripts/bombs.sh` runs the same files through the CLI with the default limits and checks
-/// the 10 s / 2 GB bounds.
+/// The limits are small like the fuzzer's (2^22 pixels here, 2^20 in `FuzzDriver`; 128 MiB), so
+/// every file finishes in milliseconds; `scripts/bombs.sh` runs the same files through the CLI
+/// with the default limits and checks the 10 s / 2 GB bounds.
 ///
 /// A new reproducer: copy it into Fuzz/Regressions/FORMAT, run this suite, and add the line the
 /// failure prints after checking that the outcome is the right one.
