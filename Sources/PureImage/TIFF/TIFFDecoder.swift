@@ -133,6 +133,8 @@ final class TIFFDecoder: FormatDecoder {
                         page = current
                     } else {
                         let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits).forRendering()
+                        // Byte counts estimated from the file's size need its final size.
+                        if !input.isClosed && layout.byteCountsDependOnFileSize { return .needMoreInput }
                         try TIFFRendering.checkRenderable(layout)
                         page = TIFFPageDecoder(layout: layout, endianness: endianness, budget: budget,
                                                rowSink: index == 0 ? rowSink : nil)

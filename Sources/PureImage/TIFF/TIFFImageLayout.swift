@@ -59,6 +59,10 @@ struct TIFFImageLayout {
     var chunksDown: Int
     var offsets: [Int]
     var byteCounts: [Int]
+    /// The byte counts were worked out from the size of the file (libtiff estimates missing or
+    /// implausible StripByteCounts from it), so bytes still to come could change them: an
+    /// incremental decode waits for the end of the input before it uses them.
+    var byteCountsDependOnFileSize = false
 
     /// Samples stored per pixel in one plane: all of them (chunky) or one (planar).
     var samplesPerPlane: Int { isPlanar ? 1 : samplesPerPixel }
@@ -312,11 +316,18 @@ struct TIFFImageLayout {
             }
         }
         let stored = try directory.integers(countSource, reader: reader, maxCount: needed, readingAtMost: needed)
-        byteCounts = try Self.libtiffByteCounts(stored: stored, directory: directory, offsets: self.offsets, compression: compression,
-                                                planarConfiguration: planar, samples: samples, isTiled: isTiled,
-                                                rowBytes: (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8,
-                                                chunkRows: chunkHeight, stripsPerImage: chunksDown, height: height,
-                                                scanline: scanlineBytes, fileSize: reader.window.upperBound, at: at)
+        // The file size enters only through comparisons and an estimate that grow with it, so
+        // if a far larger file gives the same counts, no later byte can change them.
+        var countsForSizes: [[Int]] = []
+        for fileSize in [reader.window.upperBound, Int.max / 4] {
+            countsForSizes.append(try Self.libtiffByteCounts(stored: stored, directory: directory, offsets: self.offsets, compression: compression,
+                                                             planarConfiguration: planar, samples: samples, isTiled: isTiled,
+                                                             rowBytes: (chunkWidth * bps * (planes > 1 ? 1 : samples) + 7) / 8,
+                                                             chunkRows: chunkHeight, stripsPerImage: chunksDown, height: height,
+                                                             scanline: scanlineBytes, fileSize: fileSize, at: at))
+        }
+        byteCounts = countsForSizes[0]
+        byteCountsDependOnFileSize = countsForSizes[0] != countsForSizes[1]
     }
 
     /// The layout pages are rendered from: SGILog data decoded to 8-bit gray / RGB, as libtiff's

@@ -1,5 +1,5 @@
 import Testing
-import PureImage
+@testable import PureImage
 
 /// Every reproducer the fuzzer found, and the small bombs of Conformance/make_bombs.py, kept in
 /// Fuzz/Regressions/FORMAT and run through the public API the way an app runs a file: the
@@ -52,6 +52,27 @@ struct RegressionTests {
         for file in outcomes.keys where !files.contains(file) {
             Issue.record("outcomes.tsv names \(file), which is not in the folder")
         }
+    }
+
+    /// The fuzzer also checks incremental == one-shot (its third path); a reproducer of that
+    /// property is checked here the same way: fed in the fuzzer's 509-byte pieces and in seeded
+    /// random pieces, every frame and the truncation equal the one-shot decode. Files whose
+    /// header claims more than 2^20 pixels (the bombs, which the test above covers) are left
+    /// out: a full decode of each would take seconds.
+    @Test(.timeLimit(.minutes(2)))
+    func incrementalEqualsOneShotOnEveryReproducer() throws {
+        var checked = 0
+        for (index, file) in Self.reproducers().enumerated() {
+            let bytes = try ImageFiles.read(Self.folder + "/" + file)
+            if let header = try? ImageSource(bytes: bytes).headerProperties(), header.width * header.height > 1 << 20 { continue }
+            let expected = IncrementalTests.oneShot(bytes)
+            for sizes in [[509], IncrementalTests.randomSizes(seed: UInt64(index) + 1, maximum: 4096)] {
+                let (outcome, _) = IncrementalTests.incremental(bytes, chunkSizes: sizes)
+                #expect(outcome == expected, "\(file) in pieces of \(sizes.prefix(3))")
+            }
+            checked += 1
+        }
+        #expect(checked >= 5, "\(checked) reproducers checked")
     }
 
     /// The public API's whole answer for one file, as one line.
