@@ -90,7 +90,7 @@ final class JPEGDecoder: FormatDecoder {
         guard index == 0, let renderer, renderer.rowSink == nil else {
             throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
         }
-        let model: ColorModel = renderer.channels == 1 ? .gray : renderer.channels == 3 ? .rgb : .cmyk
+        let model = renderer.transform.colorModel
         let width = renderer.geometry.outputWidth
         return Bitmap(uncheckedWidth: width, height: renderer.geometry.outputHeight,
                       format: PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none),
@@ -326,12 +326,8 @@ final class JPEGDecoder: FormatDecoder {
         guard let frame else { throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.scanBeforeFrame) }
         try checkSupported(frame, at: offset)
         guard var properties else { return }
-        let channels: Int
-        switch colorTransform(for: frame).0 {
-        case .gray: (properties.colorModel, channels) = (.gray, 1)
-        case .rgb, .yccToRGB: (properties.colorModel, channels) = (.rgb, 3)
-        case .cmyk, .ycckToCMYK: (properties.colorModel, channels) = (.cmyk, 4)
-        }
+        let transform = colorTransform(for: frame).0
+        properties.colorModel = transform.colorModel
         // The output-size check JPEGRenderer makes, so a probe refuses what a decode would.
         let geometry: FrameGeometry
         do {
@@ -339,7 +335,7 @@ final class JPEGDecoder: FormatDecoder {
         } catch {
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, error)
         }
-        _ = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels,
+        _ = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: transform.channels,
                                     limits: options.limits, format: .jpeg, offset: offset)
         applyMetadata(to: &properties)
         self.properties = properties
@@ -564,13 +560,7 @@ final class JPEGDecoder: FormatDecoder {
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
             let width = geometry.outputWidth
-            let model: ColorModel
-            switch transform {
-            case .gray: model = .gray
-            case .rgb, .yccToRGB: model = .rgb
-            case .cmyk, .ycckToCMYK: model = .cmyk
-            }
-            let format = PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none)
+            let format = PixelFormat(colorModel: transform.colorModel, bitsPerComponent: 8, alphaInfo: .none)
             sink = { row in
                 rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row)))
             }
@@ -594,7 +584,7 @@ final class JPEGDecoder: FormatDecoder {
         if !progressive { installStandardTables() }
         if var properties {
             // width/height stay the stored size; `frame(at:)` has the scaled size.
-            properties.colorModel = renderer.channels == 1 ? .gray : renderer.channels == 3 ? .rgb : .cmyk
+            properties.colorModel = transform.colorModel
             applyMetadata(to: &properties)
             if let problem = metadata.iccProfile().problem { warn(at: nil, problem) }
             self.properties = properties
@@ -655,7 +645,7 @@ final class JPEGDecoder: FormatDecoder {
         }
         preview.markAllReady()
         preview.emitRows()
-        let model: ColorModel = preview.channels == 1 ? .gray : preview.channels == 3 ? .rgb : .cmyk
+        let model = preview.transform.colorModel
         let width = geometry.outputWidth
         let bitmap = Bitmap(uncheckedWidth: width, height: geometry.outputHeight,
                             format: PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none),

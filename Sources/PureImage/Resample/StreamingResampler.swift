@@ -155,12 +155,7 @@ final class StreamingResampler {
             y += take
             nextSourceRow += take
             boxCount += take
-            // A group ends after `boxY` rows, or with the last source row (a shorter group).
-            if boxCount == boxY || nextSourceRow == sourceHeight {
-                ResampleKernels.average(buffers.boxSum, count: boxCount, into: buffers.filtered)
-                boxCount = 0
-                writeRingRow(blank: false)
-            }
+            closeBoxGroupIfComplete()
         }
     }
 
@@ -189,7 +184,12 @@ final class StreamingResampler {
         }
         if !blank { ResampleKernels.add(UnsafeBufferPointer(buffers.filtered), into: buffers.boxSum) }
         boxCount += 1
-        // A group ends after `boxY` rows, or with the last source row (a shorter group).
+        closeBoxGroupIfComplete()
+    }
+
+    /// A vertical box group ends after `boxY` rows, or with the last source row (a shorter
+    /// group): its average enters the ring.
+    private func closeBoxGroupIfComplete() {
         guard boxCount == boxY || nextSourceRow == sourceHeight else { return }
         ResampleKernels.average(buffers.boxSum, count: boxCount, into: buffers.filtered)
         boxCount = 0

@@ -85,13 +85,12 @@ enum TIFFRendering {
             let outBytes = sources.count * bytesPerSample
             let total = try SizeMath.allocationSize(width, height, outBytes, limits: limits, format: .tiff, offset: nil)
             let rowBytes = width * outBytes
-            // Unpadded chunky rows of exactly the wanted samples are the output already.
-            if !layout.isPlanar && transform == nil && sources == Array(0..<spp) && planeRowBytes == rowBytes && planes[0].count == total {
-                return planes[0]
-            }
+            // Chunky rows that hold exactly the wanted samples (RGB, RGBA, gray): row copies —
+            // or, without padding, the plane is the output already.
+            let rowsAreTheSamples = !layout.isPlanar && transform == nil && sources == Array(0..<spp)
+            if rowsAreTheSamples && planeRowBytes == rowBytes && planes[0].count == total { return planes[0] }
             var out = [UInt8](repeating: 0, count: total)
-            // Chunky rows that hold exactly the wanted samples (RGB, RGBA, gray): row copies.
-            if !layout.isPlanar && transform == nil && sources == Array(0..<spp) {
+            if rowsAreTheSamples {
                 out.withUnsafeMutableBufferPointer { o in
                     planes[0].withUnsafeBufferPointer { data in
                         guard let to = o.baseAddress, let from = data.baseAddress else { return }

@@ -11,6 +11,24 @@ final class JPEGRenderer {
         case cmyk       // 4 components stored as CMYK
         case ycckToCMYK // 4 components YCCK (Adobe transform 2)
 
+        /// The colour model of the output rows.
+        var colorModel: ColorModel {
+            switch self {
+            case .gray: return .gray
+            case .rgb, .yccToRGB: return .rgb
+            case .cmyk, .ycckToCMYK: return .cmyk
+            }
+        }
+
+        /// Output samples per pixel.
+        var channels: Int {
+            switch self {
+            case .gray: return 1
+            case .rgb, .yccToRGB: return 3
+            case .cmyk, .ycckToCMYK: return 4
+            }
+        }
+
         /// libjpeg's JCS_UNKNOWN → JCS_UNKNOWN (null conversion): every component as decoded,
         /// interleaved, nothing inverted — what libtiff asks for outside YCbCr → RGB.
         static func asStored(componentCount: Int) -> (ColorTransform, Bool, String?) {
@@ -95,11 +113,7 @@ final class JPEGRenderer {
         self.rowSink = rowSink
         self.transform = transform
         self.invertCMYK = invertCMYK
-        switch transform {
-        case .gray: channels = 1
-        case .rgb, .yccToRGB: channels = 3
-        case .cmyk, .ycckToCMYK: channels = 4
-        }
+        channels = transform.channels
         outputBytes = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels,
                                               limits: limits, format: .jpeg, offset: nil)
         var planeBytes = 0
