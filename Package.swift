@@ -14,6 +14,7 @@ import PackageDescription
 
 let package = Package(
     name: "PureImage",
+    platforms: [.macOS(.v15)],   // Synchronization's Mutex (ImageSource's lock); Linux has no minimum
     products: [
         .library(name: "PureImage", targets: ["PureImage"]),
         .executable(name: "pureimage", targets: ["pureimage"]),

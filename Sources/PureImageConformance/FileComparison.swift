@@ -100,8 +100,8 @@ public enum FileComparison {
         options.decodeAPNGAnimation = false
         let ours: (image: ComparableImage, truncated: Bool)
         do {
-            let source = try ImageSource(bytes: bytes, options: options)
-            ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .canonicalRGBA))), source.truncation != nil)
+            let decoded = try ImageSource(bytes: bytes, options: options).decode(options: ImageDecodingOptions(output: .canonicalRGBA))
+            ours = (ComparableImage(decoded.bitmap), decoded.truncation != nil)
         } catch {
             classifyRejection(error, reference: reference, into: &report)
             return
@@ -116,15 +116,17 @@ public enum FileComparison {
     static func compareGIF(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
         let (reference, delays, loopCount) = ReferenceDecoders.gif(bytes)
         let source: ImageSource
-        let properties: ImageProperties
+        let first: DecodedFrame
         do {
             source = try ImageSource(bytes: bytes)
-            properties = try source.properties()
+            first = try source.decode(at: 0, options: ImageDecodingOptions(output: .format(.rgba8)))
         } catch {
             classifyRejection(error, reference: reference, into: &report)
             return
         }
-        let truncated = source.truncation != nil
+        // The frames as decoded (the headers' count is checked against them in the tests).
+        let properties = first.properties
+        let truncated = first.truncation != nil
         report.frames = properties.frameCount
         if reference.status == .ok {
             if properties.frameCount != reference.frames.count {
@@ -175,8 +177,8 @@ public enum FileComparison {
             let reference = ReferenceDecoders.webp(bytes)
             let ours: (image: ComparableImage, truncated: Bool)
             do {
-                let source = try ImageSource(bytes: bytes)
-                ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .format(.rgba8)))), source.truncation != nil)
+                let decoded = try ImageSource(bytes: bytes).decode(options: ImageDecodingOptions(output: .format(.rgba8)))
+                ours = (ComparableImage(decoded.bitmap), decoded.truncation != nil)
             } catch {
                 classifyRejection(error, reference: reference, into: &report)
                 return
@@ -187,15 +189,16 @@ public enum FileComparison {
         }
         let (reference, referenceFrames, durations, loopCount, _) = ReferenceDecoders.webpAnimation(bytes)
         let source: ImageSource
-        let properties: ImageProperties
+        let first: DecodedFrame
         do {
             source = try ImageSource(bytes: bytes)
-            properties = try source.properties()
+            first = try source.decode(at: 0, options: ImageDecodingOptions(output: .format(.rgba8)))
         } catch {
             classifyRejection(error, reference: reference, into: &report)
             return
         }
-        let truncated = source.truncation != nil
+        let properties = first.properties
+        let truncated = first.truncation != nil
         report.frames = properties.frameCount
         if reference.status != .rejected {
             if properties.frameCount != referenceFrames {
@@ -246,10 +249,10 @@ public enum FileComparison {
         var reference = ReferenceDecoders.jpeg(bytes)
         let ours: (image: ComparableImage, truncated: Bool)
         do {
-            let source = try ImageSource(bytes: bytes)
-            let native = try source.image(options: ImageDecodingOptions(output: .native))
-            ours = (ComparableImage(native), source.truncation != nil)
-            let adobe = try source.properties().extra.contains { $0.key == "adobeTransform" }
+            let decoded = try ImageSource(bytes: bytes).decode(options: ImageDecodingOptions(output: .native))
+            let native = decoded.bitmap
+            ours = (ComparableImage(native), decoded.truncation != nil)
+            let adobe = decoded.properties.extra.contains { $0.key == "adobeTransform" }
             if native.format.colorModel == .cmyk && adobe {
                 for index in reference.frames.indices {
                     reference.frames[index].samples = reference.frames[index].samples.map { 255 - $0 }
@@ -271,8 +274,10 @@ public enum FileComparison {
         let ours: (image: ComparableImage, truncated: Bool)
         do {
             let source = try ImageSource(bytes: bytes)
+            // The pages the headers describe (a failing walk is reported by the decode below).
             report.frames = (try? source.properties().frameCount) ?? 1
-            ours = (ComparableImage(try source.image(options: ImageDecodingOptions(output: .libtiffRGBA))), source.truncation != nil)
+            let decoded = try source.decode(options: ImageDecodingOptions(output: .libtiffRGBA))
+            ours = (ComparableImage(decoded.bitmap), decoded.truncation != nil)
         } catch {
             classifyRejection(error, reference: reference, into: &report)
             compareTIFFSamples(bytes, into: &report)
@@ -363,8 +368,8 @@ public enum FileComparison {
     static func compareWithoutReference(_ bytes: [UInt8], format: ImageFormat, into report: inout FileReport) {
         do {
             let source = try ImageSource(bytes: bytes)
-            let properties = try source.properties()
-            for index in 0..<properties.frameCount { _ = try? source.image(at: index) }
+            let properties = try source.decode(at: 0).properties
+            for index in 1..<max(1, properties.frameCount) { _ = try? source.image(at: index) }
             report.frames = properties.frameCount
             report.verdict = .noReference
             report.detail = "decoded \(properties.width)×\(properties.height); no reference comparison for \(format.rawValue)"

@@ -268,8 +268,8 @@ enum CaseFactory {
         var options = DecodeOptions()
         options.decodeAPNGAnimation = false
         let native = ImageDecodingOptions(output: .native)
-        guard let source = try? ImageSource(bytes: bytes, options: options), source.truncation == nil,
-              let oneShot = try? source.image(options: native),
+        guard let decoded = try? ImageSource(bytes: bytes, options: options).decode(options: native), decoded.truncation == nil,
+              case let oneShot = decoded.bitmap,
               oneShot.width * oneShot.height >= incrementalMinimumPixels else { return [] }
         let chunk = 4096
         var benchCase = BenchCase(file: file, format: format, variant: variant, kind: .incremental(chunkBytes: chunk))
@@ -321,13 +321,13 @@ enum CaseFactory {
         let decoding = ImageDecodingOptions(output: output)
         let frameCount: Int
         do {
-            let source = try ImageSource(bytes: bytes, options: options)
-            let bitmap = try source.image(at: 0, options: decoding)
-            if let truncation = source.truncation {
+            let decoded = try ImageSource(bytes: bytes, options: options).decode(at: 0, options: decoding)
+            let bitmap = decoded.bitmap
+            if let truncation = decoded.truncation {
                 benchCase.skipReason = "PureImage: input truncated (\(truncation))"
                 return
             }
-            frameCount = try source.properties().frameCount
+            frameCount = decoded.properties.frameCount
             if let difference = ImageComparison.compare(ComparableImage(bitmap), theirs) {
                 benchCase.skipReason = difference.x < 0
                     ? "pixels differ: geometry/layout ours \(bitmap.width)x\(bitmap.height) \(bitmap.format), reference \(theirs.width)x\(theirs.height)x\(theirs.channels)@\(theirs.bits)"

@@ -76,10 +76,10 @@ enum DecodeCommand {
                 truncation = source.status == .unexpectedEOF ? source.error : nil
                 hasAlpha = source.properties?.hasAlpha ?? true
             } else {
-                let source = try ImageSource(bytes: bytes, options: options)
-                bitmap = try source.image(at: frame, options: decoding)
-                truncation = source.truncation
-                hasAlpha = try source.properties().hasAlpha
+                let decoded = try ImageSource(bytes: bytes, options: options).decode(at: frame, options: decoding)
+                bitmap = decoded.bitmap
+                truncation = decoded.truncation
+                hasAlpha = decoded.properties.hasAlpha
             }
         } catch let error as DecodeError {
             return CLI.report(path, error)

@@ -4,34 +4,38 @@ import PureImageConformance
 /// `pureimage info FILE [--json]`
 enum InfoCommand {
     static let help = """
-    usage: pureimage info FILE [--json]
+    usage: pureimage info FILE [--json] [--frames]
 
     Prints the format, size, frame count, orientation, colour model, bit depth, alpha,
-    progressive/interlaced flags, loop count and per-frame timing of FILE.
+    progressive/interlaced flags, loop count and metadata of FILE, read from its headers
+    alone (no image data is decompressed: `decode` says whether the pixels decode).
+    --frames every animation frame: delay, rectangle on the canvas, disposal, blending, alpha
     --json   one JSON object with the keys format, width, height, frameCount, orientation,
              colorModel, bitsPerComponent, hasAlpha, progressive, interlaced, loopCount,
-             frames [{delay, duration}], truncated, warnings, and format-specific extras.
+             frames [{delay, duration, x, y, width, height, disposal, blend, hasAlpha}],
+             truncated, warnings, and format-specific extras.
+    Exit status 3: the container ends before its headers say it does (truncated).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: [], allowedFlags: ["--json", "--help", "-h"])
+        let parsed = try Arguments(arguments, valued: [], allowedFlags: ["--json", "--frames", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(message: "info takes exactly one FILE")
         }
-        let source: ImageSource
-        let properties: ImageProperties
+        // The headers alone (ImageSource.describe): no image data is decompressed, so a
+        // truncation here is the container's (a decode may recover part of the image).
+        let description: SourceDescription
         do {
-            source = try ImageSource(contentsOfFile: path)
-            properties = try source.properties()
+            description = try ImageSource(contentsOfFile: path).describe()
         } catch {
             return CLI.report(path, error)
         }
-        let truncation = source.truncation
+        let (properties, truncation) = (description.properties, description.truncation)
         if parsed.has("--json") {
-            print(json(properties, truncation: truncation, warnings: source.warnings))
+            print(json(properties, truncation: truncation, warnings: description.warnings))
         } else {
-            print(text(properties, truncation: truncation, warnings: source.warnings))
+            print(text(properties, truncation: truncation, warnings: description.warnings, listFrames: parsed.has("--frames")))
         }
         if let truncation {
             printError("pureimage: \(path): warning: \(truncation)")
@@ -57,6 +61,13 @@ enum InfoCommand {
             var frame = JSONObject()
             frame["delay"] = .double(timing.delay)
             frame["duration"] = .double(timing.duration)
+            frame["x"] = .int(timing.x)
+            frame["y"] = .int(timing.y)
+            frame["width"] = .int(timing.width)
+            frame["height"] = .int(timing.height)
+            frame["disposal"] = .string(timing.disposal.rawValue)
+            frame["blend"] = .string(timing.blend.rawValue)
+            frame["hasAlpha"] = .bool(timing.hasAlpha)
             return .object(frame)
         })
         object["exifBytes"] = p.exif.map { .int($0.count) } ?? .null
@@ -75,7 +86,7 @@ enum InfoCommand {
         return JSONValue.object(object).serialized()
     }
 
-    static func text(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning]) -> String {
+    static func text(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning], listFrames: Bool) -> String {
         var lines = [
             "format:        \(p.format.rawValue)",
             "size:          \(p.width) x \(p.height)",
@@ -88,8 +99,16 @@ enum InfoCommand {
             "interlaced:    \(p.isInterlaced ? "yes" : "no")",
         ]
         if let loops = p.loopCount { lines.append("loop count:    \(loops == 0 ? "0 (forever)" : String(loops))") }
-        for (index, frame) in p.frames.enumerated() {
-            lines.append("frame \(index):".padding(15) + "delay \(frame.delay) s, plays for \(frame.duration) s")
+        if listFrames {
+            for (index, frame) in p.frames.enumerated() {
+                lines.append("frame \(index):".padding(15) + "delay \(frame.delay) s (plays \(frame.duration) s), "
+                             + "\(frame.width)x\(frame.height) at \(frame.x),\(frame.y), dispose \(frame.disposal.rawValue), "
+                             + "blend \(frame.blend.rawValue)\(frame.hasAlpha ? ", alpha" : "")")
+            }
+        } else if let shortest = p.frames.map(\.duration).min(), let longest = p.frames.map(\.duration).max() {
+            let total = p.frames.reduce(0) { $0 + $1.duration }
+            lines.append("timing:".padding(15) + "\(shortest == longest ? "\(shortest) s per frame" : "\(shortest)-\(longest) s per frame"), "
+                         + "\((total * 1000).rounded() / 1000) s in all (--frames lists every frame)")
         }
         if let exif = p.exif { lines.append("exif:          \(exif.count) bytes") }
         if let icc = p.iccProfile { lines.append("icc profile:   \(icc.count) bytes") }

@@ -23,10 +23,13 @@ public struct DecodeOptions: Hashable, Sendable {
     /// `scale_num = 1, scale_denom = N`. Other formats ignore it.
     public var jpegScaleDenominator: Int
 
-    /// Internal: stop as soon as the first frame's properties are known (the header probe of
-    /// `ImageSource`). Only formats that can reach their header late need to look at it: a
-    /// TIFF's IFD may sit after all of its image data.
-    var stopAfterHeader = false
+    /// Internal: describe, do not decode (`ImageSource.properties()`, CGImageSource's
+    /// header-only properties). The decoder walks its container to the end — every frame and
+    /// its timing, every metadata chunk — and decompresses nothing but metadata: JPEG stops at
+    /// the first scan, PNG skips IDAT/fdAT payloads (their CRCs unchecked), GIF skips LZW
+    /// sub-blocks, TIFF walks the IFD chain and describes page 0, WebP reads the bitstream
+    /// headers only. No frame becomes available.
+    var propertiesOnly = false
 
     /// Internal: how a JPEG's components become colours. JPEG-in-TIFF tells libjpeg, whatever
     /// the stream's markers say: YCbCr → RGB for YCbCr pages, else the components as stored.

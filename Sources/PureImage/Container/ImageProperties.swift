@@ -19,8 +19,8 @@ public struct ImageProperties: Sendable {
     public var isInterlaced: Bool
     /// Animations: times to play, 0 = forever; nil when the file says nothing (play once).
     public var loopCount: Int?
-    /// Per-frame timing for animations (empty for stills).
-    public var frames: [FrameTiming]
+    /// Every animation frame: timing, placement, disposal and blending (empty for stills).
+    public var frames: [FrameProperties]
     /// Raw EXIF block (TIFF structure, starting at the byte-order mark), when present.
     public var exif: [UInt8]?
     /// ICC profile bytes, when present (PNG iCCP decompressed, JPEG APP2 reassembled).
@@ -59,13 +59,54 @@ public struct TextEntry: Sendable, Hashable {
     }
 }
 
-/// One animation frame's timing.
-public struct FrameTiming: Sendable, Hashable {
-    /// The delay as the file states it, in seconds (GIF hundredths, APNG fractions).
+/// One animation frame as its container describes it (GIF image descriptor and graphic control
+/// extension, APNG fcTL, WebP ANMF) — known without decoding its pixels.
+public struct FrameProperties: Sendable, Hashable {
+    /// What happens to the frame's rectangle before the next frame is drawn.
+    public enum Disposal: String, Sendable, Hashable {
+        /// Left in place (GIF 0 and 1, APNG `none`, WebP "do not dispose").
+        case none
+        /// Cleared to transparent (GIF 2 as browsers and ImageIO read it, APNG `background`,
+        /// WebP "dispose to background").
+        case background
+        /// Restored to the canvas as it was before the frame (GIF 3 and 4, APNG `previous`).
+        case previous
+    }
+
+    /// How the frame's pixels meet the canvas.
+    public enum Blend: String, Sendable, Hashable {
+        /// Replace the rectangle, transparency included (APNG `source`, WebP "do not blend").
+        case source
+        /// Alpha-composite over the canvas (APNG `over`, WebP blending; GIF: transparent pixels
+        /// leave the canvas as it is).
+        case over
+    }
+
+    /// The delay as the file states it, in seconds (GIF hundredths, APNG fractions, WebP ms).
     public var delay: Double
     /// The delay used for playback: browsers and SDWebImage treat a delay below 0.011 s
     /// (including 0) as 0.1 s.
     public var duration: Double { delay < 0.011 ? 0.1 : delay }
+    /// The frame's rectangle on the canvas.
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public var disposal: Disposal
+    public var blend: Blend
+    /// Whether the frame itself can have transparent pixels (GIF transparent index, APNG colour
+    /// type or tRNS, WebP alpha).
+    public var hasAlpha: Bool
 
-    public init(delay: Double) { self.delay = delay }
+    public init(delay: Double, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0,
+                disposal: Disposal = .none, blend: Blend = .over, hasAlpha: Bool = false) {
+        self.delay = delay
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.disposal = disposal
+        self.blend = blend
+        self.hasAlpha = hasAlpha
+    }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// How `ImageSource.image(at:options:)` should deliver pixels.
 public struct ImageDecodingOptions: Sendable, Hashable {
@@ -35,23 +36,40 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 }
 
 /// The public façade, shaped like `CGImageSource`: made from a whole file's bytes, it tells the
-/// format, the properties, and decodes frames into `Bitmap`s.
+/// format and the properties, and decodes frames into `Bitmap`s.
 ///
 /// ```swift
 /// let source = try ImageSource(contentsOfFile: "photo.png")
-/// print(source.format, try source.properties().width)
-/// let pixels = try source.image(at: 0, options: .init(output: .display))
+/// print(source.format, try source.properties().width)          // headers only, no pixels
+/// let decoded = try source.decode(at: 0, options: .init(output: .display))
+/// if let truncation = decoded.truncation { print("partial image:", truncation) }
 /// ```
-/// The decode runs once, on first use; its result (or error) is kept.
-public final class ImageSource {
+///
+/// What each call costs (Docs/ImageSource.md):
+/// - `properties()` walks the container — every frame and its timing, every metadata chunk —
+///   and decompresses no image data; its result is kept.
+/// - `decode(at:)` / `image(at:)` run the format's decoder once, on first use, and keep it:
+///   later frames of an animation are composed from its cached canvas.
+/// - `thumbnail` and `decodedAndScaledDown` stream a decode of their own through the resampler.
+///
+/// Thread safety: an `ImageSource` is `Sendable`, and any number of tasks may call it at once.
+/// Its caches sit behind one lock, so decodes through one source run one at a time.
+public final class ImageSource: Sendable {
     public let format: ImageFormat
     public let options: DecodeOptions
     /// The file's bytes (the downscaler decodes them again in streaming mode).
     let bytes: [UInt8]
     /// Size of the input in bytes.
     public var byteCount: Int { bytes.count }
-    private let session: DecodeSession
-    private var header: ImageProperties?
+
+    /// What the source has found out so far, made on first use and kept.
+    private struct Caches {
+        /// The container walk behind `properties()` (or the error it ended with).
+        var description: Result<SourceDescription, DecodeError>?
+        /// The decode behind `decode(at:)`, which frames are read from.
+        var session: DecodeSession?
+    }
+    private let caches = Mutex(Caches())
 
     /// Identifies the format. Throws `.unknownFormat` for unrecognised bytes and `.unsupported`
     /// for recognised formats this library does not decode.
@@ -70,8 +88,7 @@ public final class ImageSource {
         }
         self.options = options
         self.bytes = bytes
-        let decoder = try DecodeSession.makeDecoder(for: format, options: options)
-        session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+        _ = try DecodeSession.makeDecoder(for: format, options: options)   // refuses formats without a decoder
     }
 
     /// Decodes `bytes` as `format` without sniffing (ImageIO's `kCGImageSourceTypeIdentifierHint`
@@ -82,8 +99,7 @@ public final class ImageSource {
         self.format = format
         self.options = options
         self.bytes = bytes
-        let decoder = try DecodeSession.makeDecoder(for: format, options: options)
-        session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+        _ = try DecodeSession.makeDecoder(for: format, options: options)
     }
 
     /// Reads a whole file, then as `init(bytes:options:)`.
@@ -91,79 +107,110 @@ public final class ImageSource {
         try self.init(bytes: try FileReader.read(path), options: options)
     }
 
-    /// Decodes everything (once) and returns the properties.
+    // MARK: - Properties: headers only
+
+    /// The properties from the file's headers (`CGImageSourceCopyProperties`): size, colour,
+    /// depth, orientation, metadata, and for animations every frame with its placement and
+    /// timing, found by walking the container without decompressing image data (GIF: LZW
+    /// sub-blocks skipped; APNG: the chunk walk over acTL/fcTL, IDAT/fdAT skipped; TIFF: the
+    /// IFD chain; WebP: the RIFF chunks and bitstream headers; JPEG: the markers up to the first
+    /// scan). `frameCount` is what the container describes; a decode of damaged data may find
+    /// fewer frames (`DecodedFrame.properties` then says how many).
     public func properties() throws(DecodeError) -> ImageProperties {
-        try decodeAll()
-        guard let properties = session.decoder.properties else {
-            // A finished decoder always has parsed a header or thrown; a truncated header throws.
-            throw session.decoder.truncation ?? DecodeError(.truncated, format: format, offset: session.input.writeIndex, ContainerError.tooShortToIdentify(count: session.input.writeIndex))
-        }
-        return properties
+        try describe().properties
     }
 
-    /// The properties known from the header alone (size, colour, orientation), without decoding
-    /// pixels: a separate decoder is fed the input until its header is parsed. Frame counts and
-    /// timings of animations need `properties()`.
+    /// The properties with what the walk noticed: warnings, and where the input ended if it
+    /// ended before the container did (the file is truncated; how much of the image a decode
+    /// recovers is the decode's to say).
+    public func describe() throws(DecodeError) -> SourceDescription {
+        let cached = caches.withLock { $0.description }
+        if let cached { return try cached.get() }
+        let result = Result<SourceDescription, DecodeError> { () throws(DecodeError) in try walkContainer() }
+        caches.withLock { $0.description = result }
+        return try result.get()
+    }
+
+    /// The header path's decoder: the whole input at once, in properties-only mode.
+    private func walkContainer() throws(DecodeError) -> SourceDescription {
+        var walkOptions = options
+        walkOptions.propertiesOnly = true
+        let walk = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: walkOptions),
+                                 input: InputBuffer(bytes, isClosed: true))
+        if try walk.pump() == .needMoreInput {
+            throw DecodeError(.truncated, format: format, offset: walk.input.readIndex, ContainerError.tooShortToIdentify(count: walk.input.writeIndex))
+        }
+        guard let properties = walk.decoder.properties else {
+            throw walk.decoder.truncation ?? DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
+        }
+        return SourceDescription(properties: properties, warnings: walk.decoder.warnings, truncation: walk.decoder.truncation)
+    }
+
+    /// The header properties the thumbnail and downscale paths plan with.
     func headerProperties() throws(DecodeError) -> ImageProperties {
-        if let header { return header }
-        if let full = session.decoder.properties, session.isFinished { return full }
-        var probeOptions = options
-        probeOptions.stopAfterHeader = true
-        // TIFF addresses its IFD by offset, often after all of the image data: its probe gets the
-        // whole input at once (shared, not copied) and stops once page 0 is described.
-        let wholeInput = format == .tiff
-        let probe = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: probeOptions),
-                                  input: wholeInput ? InputBuffer(bytes, isClosed: true) : InputBuffer([], isClosed: false))
-        if wholeInput { _ = try probe.pump() }
-        var offset = probe.input.writeIndex
-        // Feed in growing pieces until the header is known: a few kilobytes for most files.
-        var piece = 4096
-        while probe.decoder.properties == nil && offset < bytes.count {
-            let end = min(bytes.count, offset + piece)
-            probe.append(bytes[offset..<end])
-            if end == bytes.count { probe.close() }
-            offset = end
-            piece *= 2
-            if try probe.pump() == .finished { break }
-        }
-        guard let properties = probe.decoder.properties else { return try self.properties() }
-        header = properties
-        return properties
+        try properties()
     }
 
-    /// Non-nil when the input ended before the image did; the image is decoded as far as it goes.
-    public var truncation: DecodeError? {
-        try? decodeAll()
-        return session.decoder.truncation
-    }
+    // MARK: - Frames
 
-    /// Problems the decoder recovered from.
-    public var warnings: [DecodeWarning] {
-        try? decodeAll()
-        return session.decoder.warnings
-    }
-
-    /// Frame `index` (0 for stills), composed on the canvas for animations.
-    public func image(at index: Int = 0, options decoding: ImageDecodingOptions = ImageDecodingOptions()) throws(DecodeError) -> Bitmap {
+    /// Frame `index` (0 for stills, composed on the canvas for animations, the page of a TIFF)
+    /// with what its decode reported: warnings, truncation, and the properties as decoded.
+    public func decode(at index: Int = 0, options decoding: ImageDecodingOptions = ImageDecodingOptions()) throws(DecodeError) -> DecodedFrame {
         if decoding.output == .libtiffRGBA && format == .tiff {
-            return try TIFFLibtiffRGBA.render(bytes, page: index, limits: options.limits)
+            // libtiff's RGBA interface reads the page by itself (TIFFLibtiffRGBA), not through
+            // the shared decode: its truncation and warnings are that page's.
+            let rendered = try TIFFLibtiffRGBA.render(bytes, page: index, limits: options.limits)
+            var properties = try self.properties()
+            properties.colorModel = .rgb
+            properties.bitsPerComponent = 8
+            return DecodedFrame(bitmap: rendered.bitmap, index: index, properties: properties,
+                                warnings: rendered.warnings, truncation: rendered.truncation)
         }
-        try decodeAll()
-        let available = session.decoder.availableFrameCount
-        guard index >= 0, index < available else {
-            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
+        return try caches.withLock { (caches) throws(DecodeError) -> DecodedFrame in
+            let session = try Self.finishedSession(&caches, format: format, bytes: bytes, options: options)
+            let available = session.decoder.availableFrameCount
+            guard index >= 0, index < available else {
+                throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
+            }
+            let bitmap = try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
+            return DecodedFrame(session, index: index, bitmap: bitmap)
         }
-        return try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
+    }
+
+    /// Frame `index`'s pixels alone: `decode(at:options:).bitmap`.
+    public func image(at index: Int = 0, options decoding: ImageDecodingOptions = ImageDecodingOptions()) throws(DecodeError) -> Bitmap {
+        try decode(at: index, options: decoding).bitmap
     }
 
     /// Frame 0 alone, as SDWebImage's first-frame-only decoding gives it (the thumbnail and
     /// scaled-down paths): unless the whole file is decoded already, a decode of its own stops
     /// after the first frame, so an animation's later frames cost neither time nor memory.
     func firstFrame(options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
-        if session.isFinished || options.firstFrameOnly { return try image(at: 0, options: decoding) }
+        let decoded = caches.withLock { $0.session?.isFinished ?? false }
+        if decoded || options.firstFrameOnly { return try image(at: 0, options: decoding) }
         var firstOnly = options
         firstOnly.firstFrameOnly = true
         return try ImageSource(bytes: bytes, format: format, options: firstOnly).image(at: 0, options: decoding)
+    }
+
+    /// The shared decode, run to its end on first use (the input is whole). Its failure is
+    /// kept by the session and thrown again on every later call.
+    private static func finishedSession(_ caches: inout Caches, format: ImageFormat, bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodeSession {
+        let session: DecodeSession
+        if let existing = caches.session {
+            session = existing
+        } else {
+            session = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: options),
+                                    input: InputBuffer(bytes, isClosed: true))
+            caches.session = session
+        }
+        // The input is closed, so a decoder must finish or throw; one asking for more input
+        // anyway is treated as truncated rather than looping.
+        if try session.pump() == .needMoreInput {
+            throw DecodeError(.truncated, format: format, offset: session.input.readIndex,
+                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
+        }
+        return session
     }
 
     /// A decoder's native frame in the layout and orientation `decoding` asks for.
@@ -200,15 +247,6 @@ public final class ImageSource {
         }
         return bitmap
     }
-
-    private func decodeAll() throws(DecodeError) {
-        // The input is closed, so a decoder must finish or throw; one asking for more input
-        // anyway is treated as truncated rather than looping.
-        if try session.pump() == .needMoreInput {
-            throw DecodeError(.truncated, format: format, offset: session.input.readIndex,
-                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
-        }
-    }
 }
 
 /// File reading for callers of the library (the CLI, tests).
@@ -217,5 +255,48 @@ public enum ImageFiles {
     /// wrong (no such file, permission denied, a directory, a device, too large, a read error).
     public static func read(_ path: String, maxBytes: Int = 1 << 32) throws(DecodeError) -> [UInt8] {
         try FileReader.read(path, maxBytes: maxBytes)
+    }
+}
+
+/// What `ImageSource.describe()` found in the headers.
+public struct SourceDescription: Sendable {
+    public var properties: ImageProperties
+    /// Problems the walk met and stepped over (e.g. an ancillary chunk with a bad CRC).
+    public var warnings: [DecodeWarning]
+    /// Non-nil when the input ends before the container does.
+    public var truncation: DecodeError?
+}
+
+/// One decoded frame and what its decode reported (ImageIO gives the image and, separately,
+/// the source's status; here the two travel together, so nothing is read from a getter that
+/// would decode behind the caller's back).
+public struct DecodedFrame: Sendable {
+    public var bitmap: Bitmap
+    /// The frame's index.
+    public var index: Int
+    /// The properties as the decode found them: `frameCount` counts the frames the decode can
+    /// deliver, which is fewer than the headers describe when damaged frame data was dropped.
+    public var properties: ImageProperties
+    /// Problems the decode recovered from, in the order met (for the whole decode so far).
+    public var warnings: [DecodeWarning]
+    /// Non-nil when the input ended before the image did; the frame shows what was there.
+    public var truncation: DecodeError?
+
+    init(bitmap: Bitmap, index: Int, properties: ImageProperties, warnings: [DecodeWarning], truncation: DecodeError?) {
+        self.bitmap = bitmap
+        self.index = index
+        self.properties = properties
+        self.warnings = warnings
+        self.truncation = truncation
+    }
+
+    /// A frame of the shared decode. (A decoder that delivered a frame has parsed its header,
+    /// so its properties exist; the fallback describes the bitmap.)
+    init(_ session: DecodeSession, index: Int, bitmap: Bitmap) {
+        let properties = session.decoder.properties
+            ?? ImageProperties(format: session.format, width: bitmap.width, height: bitmap.height, colorModel: bitmap.format.colorModel,
+                               bitsPerComponent: bitmap.format.bitsPerComponent, hasAlpha: bitmap.format.alphaInfo != .none)
+        self.init(bitmap: bitmap, index: index, properties: properties,
+                  warnings: session.decoder.warnings, truncation: session.decoder.truncation)
     }
 }

@@ -370,7 +370,8 @@ final class GIFDecoder: FormatDecoder {
                     let size = Int(all[position])
                     if size == 0 { position += 1; finished = true; break }
                     guard position + 1 + size <= end else { break }
-                    codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size])
+                    // Properties only: the codes are passed over, never stored or decoded.
+                    if !options.propertiesOnly { codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size]) }
                     position += 1 + size
                 }
                 input.readIndex = position
@@ -493,7 +494,16 @@ final class GIFDecoder: FormatDecoder {
         guard properties != nil, let screen, let last = frames.last else { return }
         properties?.frameCount = frames.count
         if let count = properties?.frames.count, count < frames.count {
-            properties?.frames.append(FrameTiming(delay: Double(last.control?.delayCentiseconds ?? 0) / 100))
+            let placed = last.descriptor
+            let disposal: FrameProperties.Disposal
+            switch last.control?.disposal ?? .unspecified {
+            case .unspecified, .keep: disposal = .none
+            case .background: disposal = .background
+            case .previous: disposal = .previous
+            }
+            properties?.frames.append(FrameProperties(delay: Double(last.control?.delayCentiseconds ?? 0) / 100,
+                                                      x: placed.left, y: placed.top, width: placed.width, height: placed.height, disposal: disposal,
+                                                      blend: .over, hasAlpha: last.control?.transparentIndex != nil))
         }
         if frames.count == 1 { properties?.isInterlaced = last.descriptor.interlaced }
         // hasAlpha: a transparent index was declared, there is more than one frame, or a frame
@@ -524,7 +534,7 @@ final class GIFDecoder: FormatDecoder {
         if case .imageData = state, let last = frames.indices.last, input.readIndex < input.writeIndex {
             // A sub-block cut short: keep the bytes that did arrive.
             let start = input.readIndex + 1
-            if start < input.writeIndex {
+            if start < input.writeIndex && !options.propertiesOnly {
                 codeStreams.append(contentsOf: input.bytes[start ..< input.writeIndex])
                 frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count
             }

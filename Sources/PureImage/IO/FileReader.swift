@@ -52,8 +52,20 @@ enum FileReader {
         var count = 0
         while true {
             if count == bytes.count {
-                guard count < maxBytes else { throw error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
+                // Full: look for the end of file in a small buffer first, so a file read in one
+                // go (the usual case: `expected` is its size) is never copied into a larger array.
+                var probe = [UInt8](repeating: 0, count: 1 << 12)
+                let got = probe.withUnsafeMutableBytes { readBytes(descriptor, $0) }
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, errno: errno, offset: count)
+                }
+                if got == 0 { break }
+                guard count + got <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
+                bytes.append(contentsOf: probe[..<got])
+                count += got
                 bytes.append(contentsOf: repeatElement(0, count: min(max(count, 1 << 16), maxBytes - count)))
+                continue
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
                 readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))

@@ -15,6 +15,11 @@
 /// When the final data is in, the pixels equal a one-shot `ImageSource` decode of the same
 /// bytes, whatever the chunking. Errors are sticky: after `invalidData` every call reports the
 /// same `error`. Dropping the source at any point frees everything it holds.
+///
+/// Single-owner, deliberately not `Sendable`: its answers describe the bytes fed so far, which
+/// only the party feeding them knows, so it belongs to that party (the download callback's
+/// queue). Hand what it returns — `Bitmap`s, `ImageProperties`, errors, all `Sendable` — to
+/// other tasks instead (Docs/ImageSource.md, "Thread safety").
 public final class IncrementalImageSource {
     public let options: DecodeOptions
     public private(set) var status: IncrementalStatus = .unknownType

@@ -301,7 +301,7 @@ final class JPEGDecoder: FormatDecoder {
         case JPEGMarker.dnl:
             break  // libjpeg ignores DNL (heights of 0 were refused at SOF)
         case JPEGMarker.sos:
-            if renderer == nil && options.stopAfterHeader {
+            if renderer == nil && options.propertiesOnly {
                 // A header probe (ImageSource's properties) ends at the first scan: everything
                 // the properties need is known, and no buffer is sized or sample decoded.
                 try describeFrameForProbe(at: segment.markerOffset)

@@ -26,6 +26,8 @@ final class PNGDecoder: FormatDecoder {
         case fdATSequence(Chunk)
         case imageData(Chunk, remaining: Int, crc: UInt32)
         case imageDataCRC(Chunk, crc: UInt32)
+        /// Properties only: image data (and its CRC) passed over without being read.
+        case skippedData(Chunk, remaining: Int)
         case done
     }
 
@@ -43,6 +45,10 @@ final class PNGDecoder: FormatDecoder {
     private var mainImageBitmap: Bitmap?
     /// Streaming mode: the main image's rows have all gone to `rowSink`.
     private var mainImageStreamed = false
+    /// Properties only: the first IDAT has been seen (its data is skipped, so `mainImage` stays nil).
+    private var mainImageSeen = false
+    /// Whether the IDAT stream has begun, in either mode.
+    private var imageDataStarted: Bool { mainImage != nil || mainImageSeen }
 
     // APNG state. `animation` is nil for still images and after an animation error (the file
     // then shows its default image, as browsers do).
@@ -57,6 +63,8 @@ final class PNGDecoder: FormatDecoder {
     /// Bytes of `frameImages`, reserved in `budget`.
     private var frameImageBytes = 0
     private var currentFrame: (control: APNGFrameControl, data: PNGImageData)?
+    /// Properties only: the fcTL whose first fdAT has not come yet (it makes the frame).
+    private var frameAwaitingData: APNGFrameControl?
     private var compositorCache: (index: Int, compositor: APNGCompositor)?
     /// Whether the compositor's canvases are reserved in `budget` (once, for the decoder's life).
     private var compositorReserved = false
@@ -228,6 +236,15 @@ final class PNGDecoder: FormatDecoder {
                     let sequenceBytes: [UInt8] = [UInt8(sequence >> 24), UInt8((sequence >> 16) & 0xFF), UInt8((sequence >> 8) & 0xFF), UInt8(sequence & 0xFF)]
                     let crc = CRC32.checksum(sequenceBytes, initial: CRC32.checksum(typeBytes(chunk.type)))
                     if !animationInvalid && !checkSequence(sequence, at: chunk.dataOffset) { currentFrame = nil }
+                    if options.propertiesOnly {
+                        // A frame is described once its data begins.
+                        if let control = frameAwaitingData {
+                            frameAwaitingData = nil
+                            describeFrame(control)
+                        }
+                        state = .skippedData(chunk, remaining: chunk.length)   // the data after the sequence number, and the CRC
+                        continue
+                    }
                     state = .imageData(chunk, remaining: chunk.length - 4, crc: crc)
                 }
 
@@ -251,6 +268,18 @@ final class PNGDecoder: FormatDecoder {
                 let newCRC = try outcome.get()
                 input.readIndex += count
                 state = remaining - count == 0 ? .imageDataCRC(chunk, crc: newCRC) : .imageData(chunk, remaining: remaining - count, crc: newCRC)
+
+            case .skippedData(let chunk, let remaining):
+                let count = min(remaining, input.available)
+                input.readIndex += count
+                if count == remaining {
+                    state = .chunkHeader
+                } else if input.isClosed {
+                    return try endOfInput(inside: "chunk \(chunk.type)", at: input.writeIndex)
+                } else {
+                    state = .skippedData(chunk, remaining: remaining - count)
+                    return .needMoreInput
+                }
 
             case .imageDataCRC(let chunk, let crc):
                 switch input.demand(4) {
@@ -305,20 +334,14 @@ final class PNGDecoder: FormatDecoder {
         }
         switch type {
         case .IDAT:
+            if options.propertiesOnly {
+                if !mainImageSeen { try beginMainImage(chunk) }
+                lastChunkWasNotIDAT = false
+                return .skippedData(chunk, remaining: chunk.length + 4)
+            }
             if mainImage == nil {
                 guard let header else { throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("IDAT before IHDR")) }
-                if header.colorType == .indexed && palette == nil {
-                    throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.missingPalette)
-                }
-                if animation != nil, let control = pendingControl {
-                    // An fcTL before the first IDAT makes the default image frame 0; it must
-                    // cover the whole canvas at (0, 0).
-                    if control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height {
-                        dropAnimation("the first fcTL must cover the canvas", at: chunk.offset)
-                    } else {
-                        defaultImageIsFrame = true
-                    }
-                }
+                try beginMainImage(chunk)
                 mainImage = try PNGImageData(header: header, budget: budget, offsetBase: chunk.dataOffset, streaming: rowSink != nil)
                 if let rowSink {
                     let rowHeader = PNGHeader(width: header.width, height: 1, bitDepth: header.bitDepth,
@@ -327,7 +350,6 @@ final class PNGDecoder: FormatDecoder {
                         rowSink(PNGPixelExpansion.nativeBitmap(header: rowHeader, rows: Array(row), palette: self.palette, transparency: self.transparency))
                     }
                 }
-                order.noteIDAT()
                 finishHeaderProperties()
             } else if let mainImage, mainImage.isComplete, lastChunkWasNotIDAT {
                 // libpng: "Too many IDATs found" is a benign error (a warning when reading).
@@ -349,6 +371,30 @@ final class PNGDecoder: FormatDecoder {
         }
     }
     private var lastChunkWasNotIDAT = false
+
+    /// The first IDAT: the checks it makes, and whether the default image is APNG frame 0.
+    private func beginMainImage(_ chunk: Chunk) throws(DecodeError) {
+        guard let header else { throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("IDAT before IHDR")) }
+        if header.colorType == .indexed && palette == nil {
+            throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.missingPalette)
+        }
+        if animation != nil, let control = pendingControl {
+            // An fcTL before the first IDAT makes the default image frame 0; it must
+            // cover the whole canvas at (0, 0).
+            if control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height {
+                dropAnimation("the first fcTL must cover the canvas", at: chunk.offset)
+            } else {
+                defaultImageIsFrame = true
+            }
+        }
+        order.noteIDAT()
+        if options.propertiesOnly {
+            mainImageSeen = true
+            if defaultImageIsFrame, let control = pendingControl { describeFrame(control) }
+            pendingControl = nil
+            finishHeaderProperties()
+        }
+    }
 
     /// Handles a whole non-streamed chunk. Returns the next state.
     private func process(_ chunk: Chunk, data: ArraySlice<UInt8>) throws(DecodeError) -> State {
@@ -452,15 +498,19 @@ final class PNGDecoder: FormatDecoder {
                 dropAnimation(error.description, at: chunk.offset)
             case .success(let control):
                 guard checkSequence(control.sequenceNumber, at: chunk.dataOffset) else { break }
-                if currentFrame != nil || (pendingControl != nil && mainImage == nil) {
+                if currentFrame != nil || frameAwaitingData != nil || (pendingControl != nil && !imageDataStarted) {
                     dropAnimation("fcTL without image data for the previous frame", at: chunk.offset)
                     break
                 }
-                if mainImage == nil {
+                if !imageDataStarted {
                     pendingControl = control
                 } else if animation != nil {
                     if frameControls.count >= (animation?.frameCount ?? 0) {
                         dropAnimation("more fcTL chunks than acTL announced", at: chunk.offset)
+                        break
+                    }
+                    if options.propertiesOnly {
+                        frameAwaitingData = control
                         break
                     }
                     let frameHeader = PNGHeader(width: control.width, height: control.height, bitDepth: header.bitDepth,
@@ -551,6 +601,12 @@ final class PNGDecoder: FormatDecoder {
         updateAnimationProperties()
     }
 
+    /// Properties only: a frame whose data has begun counts, as `appendFrame` counts a decoded one.
+    private func describeFrame(_ control: APNGFrameControl) {
+        frameControls.append(control)
+        updateAnimationProperties()
+    }
+
     /// The main image in native layout, counted in `budget` for as long as the decoder keeps it
     /// (expanding 1-, 2- and 4-bit samples makes a new buffer up to 8 times the stored rows).
     private func keptNativeBitmap(of data: PNGImageData) throws(DecodeError) -> Bitmap {
@@ -586,6 +642,7 @@ final class PNGDecoder: FormatDecoder {
         budget.release(frameImageBytes)
         frameImageBytes = 0
         currentFrame = nil
+        frameAwaitingData = nil
         pendingControl = nil
         compositorCache = nil
         updateAnimationProperties()
@@ -611,10 +668,15 @@ final class PNGDecoder: FormatDecoder {
 
     private func updateAnimationProperties() {
         guard var properties else { return }
-        if let animation, !frameControls.isEmpty || currentFrame != nil || pendingControl != nil {
-            properties.frameCount = max(1, frameImages.count)
+        if let animation, !frameControls.isEmpty || currentFrame != nil || frameAwaitingData != nil || pendingControl != nil {
+            properties.frameCount = max(1, frameControls.count)
             properties.loopCount = animation.playCount
-            properties.frames = frameControls.map { FrameTiming(delay: $0.delaySeconds) }
+            let frameAlpha = properties.hasAlpha
+            properties.frames = frameControls.map { control in
+                FrameProperties(delay: control.delaySeconds, x: control.x, y: control.y, width: control.width, height: control.height,
+                                disposal: control.dispose == .none ? .none : control.dispose == .background ? .background : .previous,
+                                blend: control.blend == .source ? .source : .over, hasAlpha: frameAlpha)
+            }
             properties.extra.removeAll { $0.key == "apngFrames" || $0.key == "apngDefaultImageIsFrame" }
             properties.extra.append(("apngFrames", String(animation.frameCount)))
             properties.extra.append(("apngDefaultImageIsFrame", String(defaultImageIsFrame)))
@@ -629,16 +691,16 @@ final class PNGDecoder: FormatDecoder {
 
     /// IEND, or first-frame-only completion: check that the image is all there.
     private func finish() throws(DecodeError) {
-        guard let mainImage else {
+        guard imageDataStarted else {
             throw DecodeError(.malformed, format: .png, offset: nil, PNGError.missingImageData)
         }
-        if !mainImage.isComplete {
+        if let mainImage, !mainImage.isComplete {
             throw DecodeError(.malformed, format: .png, offset: nil, PNGError.notEnoughImageData(rowsMissing: mainImage.scanlinesMissing))
         }
-        if let animation, frameImages.count != animation.frameCount, !options.firstFrameOnly {
+        if let animation, frameControls.count != animation.frameCount, !options.firstFrameOnly {
             // Fewer frames than announced: keep the ones that arrived (browsers play them).
-            warn(at: nil, "APNG: acTL announced \(animation.frameCount) frames, \(frameImages.count) decoded")
-            if frameImages.isEmpty { dropAnimation("no complete frame", at: nil) }
+            warn(at: nil, "APNG: acTL announced \(animation.frameCount) frames, \(frameControls.count) decoded")
+            if frameControls.isEmpty { dropAnimation("no complete frame", at: nil) }
         }
         updateAnimationProperties()
     }
@@ -648,7 +710,10 @@ final class PNGDecoder: FormatDecoder {
     /// that there is no image and the error is thrown.
     private func endOfInput(inside part: String, at offset: Int) throws(DecodeError) -> DecodeProgress {
         let error = DecodeError(.truncated, format: .png, offset: offset, PNGError.truncated(inside: part))
-        if mainImageBitmap == nil && !mainImageStreamed {
+        if options.propertiesOnly {
+            // What the header described stands; a decode will say how much of the image is there.
+            guard properties != nil else { throw error }
+        } else if mainImageBitmap == nil && !mainImageStreamed {
             if rowSink != nil {
                 // Streaming: the rows that arrived have been handed over already.
                 guard let mainImage, mainImage.rowsStored > 0 else { throw error }
@@ -661,7 +726,7 @@ final class PNGDecoder: FormatDecoder {
             appendFrame(frame.data, control: frame.control)
             currentFrame = nil
         }
-        if animation != nil, frameImages.isEmpty {
+        if animation != nil, frameControls.isEmpty {
             dropAnimation("input ended before the first frame", at: offset)
         }
         truncation = error

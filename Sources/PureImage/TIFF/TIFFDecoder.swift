@@ -123,7 +123,7 @@ final class TIFFDecoder: FormatDecoder {
                 if index == 0 && properties == nil { try describeFirstPage(directory, input: input) }
                 // A header probe stops here (the chain is walked, page 0 described) rather than
                 // decode pages it does not want.
-                if options.stopAfterHeader && properties != nil {
+                if options.propertiesOnly && properties != nil {
                     state = .done
                     continue
                 }

@@ -21,7 +21,10 @@
 /// which already reproduces libtiff's TIFFYCbCrtoRGB and its chroma replication exactly.
 /// Orientation flips as libtiff's `setorientation` does for a top-left request.
 enum TIFFLibtiffRGBA {
-    static func render(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> Bitmap {
+    /// Page `page` rendered; with the page's truncation (strips or tiles past the end of the
+    /// input) and the warnings its decode met.
+    static func render(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError)
+        -> (bitmap: Bitmap, truncation: DecodeError?, warnings: [DecodeWarning]) {
         let (header, directory) = try TIFFSampleReader.directory(bytes, page: page, limits: limits)
         let declared = try TIFFImageLayout(directory: directory, reader: ByteReader(bytes), limits: limits)
         let rendering = declared.forRendering()
@@ -31,10 +34,10 @@ enum TIFFLibtiffRGBA {
         let put = try TIFFLibtiffPut(layout: layout, declared: declared)
         let flipVertically = [3, 4, 7, 8].contains(layout.orientation)
         let flipHorizontally = [2, 3, 6, 7].contains(layout.orientation)
+        let decoder = TIFFPageDecoder(layout: layout, endianness: header.endianness, limits: limits)
 
         if case .ownRendering = put.kind {
             // YCbCr: PureImage's rendering is libtiff's here (see the type's comment).
-            let decoder = TIFFPageDecoder(layout: layout, endianness: header.endianness, limits: limits)
             while !decoder.isComplete { try decoder.decodeNextBand(bytes: bytes) }
             guard let native = decoder.bitmap,
                   let rgba = try? native.converted(to: .rgba8Premultiplied).tightlyPacked() else {
@@ -43,7 +46,6 @@ enum TIFFLibtiffRGBA {
             raster = rgba.bytes
             if flipVertically { flipRows(&raster, width: layout.width, height: layout.height) }
         } else {
-            let decoder = TIFFPageDecoder(layout: layout, endianness: header.endianness, limits: limits)
             // libtiff decodes every strip (tile) of a plane into one buffer, zeroed once: a chunk
             // it cannot read leaves the previous chunk's samples there, a chunk that fails half
             // way leaves them after what it wrote. The first chunk must read, or libtiff gives up.
@@ -78,8 +80,12 @@ enum TIFFLibtiffRGBA {
             }
         }
         if flipHorizontally { flipColumns(&raster, width: layout.width, height: layout.height) }
-        return Bitmap(uncheckedWidth: layout.width, height: layout.height, format: .rgba8Premultiplied,
-                      bytesPerRow: layout.width * 4, bytes: raster)
+        let bitmap = Bitmap(uncheckedWidth: layout.width, height: layout.height, format: .rgba8Premultiplied,
+                            bytesPerRow: layout.width * 4, bytes: raster)
+        let truncation = decoder.truncatedAt.map { at in
+            DecodeError(.truncated, format: .tiff, offset: at, TIFFError.truncated(inside: "the image data of page \(page)"))
+        }
+        return (bitmap, truncation, decoder.warnings)
     }
 
     private static func flipRows(_ raster: inout [UInt8], width: Int, height: Int) {

@@ -164,6 +164,34 @@ final class WebPDecoder: FormatDecoder {
                 if input.isClosed { return try endOfInput(&input, inside: "the \(chunk.fourCC) chunk at byte \(chunk.offset)") }
                 return .needMoreInput
 
+            case .imageData(let chunk) where options.propertiesOnly:
+                // The bitstream's header alone (RFC 9649 §3.2, RFC 6386 §9.1); the rest is skipped.
+                let headerSize = chunk.fourCC == "VP8L" ? VP8LHeader.size : VP8FrameHeader.size
+                let truncated = DecodeError(.truncated, format: .webp, offset: min(chunk.payloadEnd, input.writeIndex),
+                                            WebPError.truncated(inside: "the \(chunk.fourCC) bitstream header"))
+                guard chunk.size >= headerSize else { throw truncated }
+                switch input.demand(headerSize, at: chunk.payloadStart) {
+                case .needMoreInput: return .needMoreInput
+                case .truncated: throw truncated
+                case .ready: break
+                }
+                let header = Array(input.bytes[chunk.payloadStart ..< chunk.payloadStart + headerSize])
+                let described: (width: Int, height: Int, alphaIsUsed: Bool)
+                do throws(WebPCodecFailure) {
+                    if chunk.fourCC == "VP8L" {
+                        let parsed = try VP8LHeader(parsing: header)
+                        described = (parsed.width, parsed.height, parsed.alphaIsUsed)
+                    } else {
+                        let parsed = try VP8FrameHeader(parsing: header, chunkSize: chunk.size)
+                        described = (parsed.width, parsed.height, false)
+                    }
+                } catch {
+                    throw DecodeError(error.kind, format: .webp, offset: chunk.payloadStart + error.payloadOffset, error.reason)
+                }
+                try describeStill(chunk, width: described.width, height: described.height, alphaIsUsed: described.alphaIsUsed)
+                stillDescribed = true
+                state = .skip(chunk)
+
             case .imageData(let chunk):
                 let available = min(chunk.payloadEnd, input.writeIndex)
                 if available > chunk.payloadStart + imagePayload.count {
@@ -344,7 +372,10 @@ final class WebPDecoder: FormatDecoder {
         }
         frames.append(frame)
         properties?.frameCount = frames.count
-        properties?.frames.append(FrameTiming(delay: Double(frame.duration) / 1000))
+        properties?.frames.append(FrameProperties(delay: Double(frame.duration) / 1000, x: frame.x, y: frame.y,
+                                                  width: frame.width, height: frame.height,
+                                                  disposal: frame.disposesToBackground ? .background : .none,
+                                                  blend: frame.blends ? .over : .source, hasAlpha: frame.hasAlpha))
         if frames.count > 1 || frame.hasAlpha || frame.width < canvas.canvasWidth || frame.height < canvas.canvasHeight {
             properties?.hasAlpha = true
         }
@@ -353,6 +384,8 @@ final class WebPDecoder: FormatDecoder {
 
     private func startImage(_ chunk: WebPChunkHeader) {
         imageChunk = chunk
+        state = .imageData(chunk)
+        guard !options.propertiesOnly else { return }   // no codec: the header is read in place
         imagePayload = []
         imagePayload.reserveCapacity(min(chunk.size, 1 << 26))
         if chunk.fourCC == "VP8L" {
@@ -360,7 +393,6 @@ final class WebPDecoder: FormatDecoder {
         } else {
             codec = WebPLossyCodec(limits: options.limits, alpha: alphaPayload, chunkSize: chunk.size, sink: rowSink)
         }
-        state = .imageData(chunk)
     }
 
     /// Runs the still image's codec; sets the properties once its header is known.
@@ -379,26 +411,35 @@ final class WebPDecoder: FormatDecoder {
         }
         if let size = codec.size, !imageSizeChecked {
             imageSizeChecked = true
-            let format = chunk.fourCC == "VP8L" ? "lossless" : (alphaPayload != nil ? "lossy+alpha" : "lossy")
-            if let vp8x {
-                // §2.7 / libwebp: a still's canvas must equal its bitstream's size.
-                guard size.width == vp8x.canvasWidth, size.height == vp8x.canvasHeight else {
-                    throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart,
-                                      WebPError.canvasMismatch(canvasWidth: vp8x.canvasWidth, canvasHeight: vp8x.canvasHeight,
-                                                               imageWidth: size.width, imageHeight: size.height))
-                }
-                properties?.extra.append(("webpFormat", format))
-            } else {
-                let alpha = (codec as? WebPLosslessCodec)?.header?.alphaIsUsed ?? false
-                var properties = ImageProperties(format: .webp, width: size.width, height: size.height,
-                                                 colorModel: .rgb, bitsPerComponent: 8, hasAlpha: alpha)
-                properties.extra.append(("webpFormat", format))
-                self.properties = properties
-            }
+            let alpha = (codec as? WebPLosslessCodec)?.header?.alphaIsUsed ?? false
+            try describeStill(chunk, width: size.width, height: size.height, alphaIsUsed: alpha)
         }
         return progress
     }
     private var imageSizeChecked = false
+    /// Properties only: the still image's bitstream header has been read.
+    private var stillDescribed = false
+
+    /// The still image's properties once its bitstream's size is known.
+    private func describeStill(_ chunk: WebPChunkHeader, width: Int, height: Int, alphaIsUsed: Bool) throws(DecodeError) {
+        let format = chunk.fourCC == "VP8L" ? "lossless" : (alphaPayload != nil ? "lossy+alpha" : "lossy")
+        if let vp8x {
+            // §2.7 / libwebp: a still's canvas must equal its bitstream's size.
+            guard width == vp8x.canvasWidth, height == vp8x.canvasHeight else {
+                throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart,
+                                  WebPError.canvasMismatch(canvasWidth: vp8x.canvasWidth, canvasHeight: vp8x.canvasHeight,
+                                                           imageWidth: width, imageHeight: height))
+            }
+            properties?.extra.append(("webpFormat", format))
+        } else {
+            _ = try SizeMath.checkImage(width: width, height: height, bytesPerPixel: 4, limits: options.limits,
+                                        format: .webp, offset: chunk.payloadStart)
+            var properties = ImageProperties(format: .webp, width: width, height: height,
+                                             colorModel: .rgb, bitsPerComponent: 8, hasAlpha: alphaIsUsed)
+            properties.extra.append(("webpFormat", format))
+            self.properties = properties
+        }
+    }
 
     /// The RIFF end is reached.
     private func finishContainer(at offset: Int) throws(DecodeError) {
@@ -413,7 +454,7 @@ final class WebPDecoder: FormatDecoder {
     /// The input is closed inside `part`: what was decoded stays, marked truncated.
     private func endOfInput(_ input: inout InputBuffer, inside part: String) throws(DecodeError) -> DecodeProgress {
         let error = DecodeError(.truncated, format: .webp, offset: input.writeIndex, WebPError.truncated(inside: part))
-        let hasImage = isAnimation ? !frames.isEmpty : (imageFinished || codec?.raster != nil)
+        let hasImage = isAnimation ? !frames.isEmpty : (imageFinished || stillDescribed || codec?.raster != nil)
         guard hasImage else { throw error }
         truncation = error
         warnings.append(DecodeWarning(offset: input.writeIndex, error.description))

@@ -92,16 +92,19 @@ struct RegressionTests {
         } catch {
             parts.append("properties " + describe(error))
         }
+        // Truncation and warnings as the last decoded frame reports them (none if none decoded).
+        var decoded: DecodedFrame?
         for index in 0..<min(max(frameCount, 1), 4) {
             do {
-                let bitmap = try source.image(at: index)
-                parts.append("frame\(index) \(bitmap.width)x\(bitmap.height) \(digest(bitmap.tightlyPacked().bytes))")
+                let frame = try source.decode(at: index)
+                decoded = frame
+                parts.append("frame\(index) \(frame.bitmap.width)x\(frame.bitmap.height) \(digest(frame.bitmap.tightlyPacked().bytes))")
             } catch {
                 parts.append("frame\(index) " + describe(error))
                 break
             }
         }
-        parts.append("truncated \(source.truncation.map { "at \($0.offset ?? -1)" } ?? "no") warnings \(source.warnings.count)")
+        parts.append("truncated \(decoded?.truncation.map { "at \($0.offset ?? -1)" } ?? "no") warnings \(decoded?.warnings.count ?? 0)")
         do {
             let thumbnail = try source.thumbnail(maxPixelSize: 64)
             parts.append("thumbnail \(thumbnail.width)x\(thumbnail.height) \(digest(thumbnail.tightlyPacked().bytes))")

@@ -92,10 +92,11 @@ struct GIFDecoderTests {
         #expect(properties.hasAlpha == false)
         #expect(properties.bitsPerComponent == 8)
         if case .indexed(let palette) = properties.colorModel { #expect(palette.count == 4) } else { Issue.record("not indexed") }
-        let image = try source.image(at: 0, options: .init(output: .native))
+        let decoded = try source.decode(at: 0, options: .init(output: .native))
+        let image = decoded.bitmap
         #expect(image.format == .rgba8)
         #expect(S.pixels(image) == [S.green, S.blue, S.white, S.red])
-        #expect(source.truncation == nil)
+        #expect(decoded.truncation == nil)
     }
 
     @Test func gif87aWithoutExtensions() throws {

@@ -14,9 +14,11 @@ import Testing
     static func oneShot(_ bytes: [UInt8]) -> Outcome {
         do {
             let source = try ImageSource(bytes: bytes)
-            let count = try source.properties().frameCount
-            let frames = try (0..<count).map { try source.image(at: $0).tightBytes }
-            return .frames(frames, truncated: source.truncation != nil)
+            let first = try source.decode(at: 0)
+            // The frames the decode delivers (the headers may describe more than damaged data gives).
+            let count = first.properties.frameCount
+            let frames = try [first.bitmap.tightBytes] + (1..<max(1, count)).map { try source.image(at: $0).tightBytes }
+            return .frames(frames, truncated: first.truncation != nil)
         } catch {
             return .failed((error as? DecodeError)?.kind ?? .malformed)
         }

@@ -147,9 +147,9 @@ import PureImageConformance
         bad.chunk("gAMA", [0, 0, 0xB1, 0x8F], corruptCRC: true)
         bad.imageData(PNGBuilder.scanlines([[42]]))
         bad.end()
-        let source = try ImageSource(bytes: bad.bytes)
-        #expect(try source.image().tightBytes == [42, 42, 42, 255])
-        #expect(source.warnings.contains { $0.message.contains("CRC mismatch in gAMA") })
+        let decoded = try ImageSource(bytes: bad.bytes).decode()
+        #expect(decoded.bitmap.tightBytes == [42, 42, 42, 255])
+        #expect(decoded.warnings.contains { $0.message.contains("CRC mismatch in gAMA") })
 
         var critical = PNGBuilder()
         critical.chunk("IHDR", PNGBuilder.be32(1) + PNGBuilder.be32(1) + [8, 0, 0, 0, 0], corruptCRC: true)
@@ -248,10 +248,10 @@ import PureImageConformance
             for length in 0..<bytes.count {
                 let prefix = Array(bytes.prefix(length))
                 do {
-                    let source = try ImageSource(bytes: prefix)
-                    let image = try source.image().tightBytes
+                    let decoded = try ImageSource(bytes: prefix).decode()
+                    let image = decoded.bitmap.tightBytes
                     #expect(image.count == full.count)
-                    #expect(source.truncation != nil, "length \(length): a cut file must say it is truncated")
+                    #expect(decoded.truncation != nil, "length \(length): a cut file must say it is truncated")
                     // Pixels decoded so far equal the full decode's; the rest are zero (Adam7:
                     // pixel by pixel; non-interlaced: whole rows, zero rows only at the end).
                     var mismatches = 0

@@ -83,9 +83,9 @@ import Testing
     /// Decodes with PureImage and with libwebp; both must give `expected` (straight RGBA8).
     static func expectPixels(_ file: [UInt8], width: Int, height: Int, _ expected: [UInt8],
                              sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let source = try ImageSource(bytes: file)
-        let bitmap = try source.image(options: ImageDecodingOptions(output: .format(.rgba8))).tightlyPacked()
-        #expect(source.truncation == nil, sourceLocation: sourceLocation)
+        let decoded = try ImageSource(bytes: file).decode(options: ImageDecodingOptions(output: .format(.rgba8)))
+        let bitmap = decoded.bitmap.tightlyPacked()
+        #expect(decoded.truncation == nil, sourceLocation: sourceLocation)
         #expect(bitmap.width == width && bitmap.height == height, sourceLocation: sourceLocation)
         #expect(bitmap.bytes == expected, "PureImage", sourceLocation: sourceLocation)
         let reference = ReferenceDecoders.webp(file)

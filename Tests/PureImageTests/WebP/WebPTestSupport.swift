@@ -43,9 +43,8 @@ enum WebPTest {
 
     /// One-shot decode to straight RGBA8 with PureImage.
     static func decode(_ bytes: [UInt8]) throws -> (bitmap: Bitmap, truncated: Bool) {
-        let source = try ImageSource(bytes: bytes)
-        let bitmap = try source.image(options: ImageDecodingOptions(output: .format(.rgba8)))
-        return (bitmap, source.truncation != nil)
+        let decoded = try ImageSource(bytes: bytes).decode(options: ImageDecodingOptions(output: .format(.rgba8)))
+        return (decoded.bitmap, decoded.truncation != nil)
     }
 
     /// Whether the file holds a lossless (VP8L) still.

@@ -1,0 +1,250 @@
+import Testing
+@testable import PureImage
+
+/// `ImageSource` as `CGImageSource` behaves: properties from the headers alone, frames decoded on
+/// demand, one source shared by many tasks.
+@Suite("ImageSource")
+struct ImageSourceTests {
+    // MARK: - Headers only
+
+    /// A GIF of `frames` frames whose LZW data is garbage: only a walk that never decodes it can
+    /// describe every frame without a warning (a decode reports "invalid code").
+    static func gifWithUndecodableFrames(_ frames: Int) -> [UInt8] {
+        var gif = Array("GIF89a".utf8) + [16, 0, 8, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]   // 16×8, 2-entry table
+        gif += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 5, 0, 0]                      // loop 5 times
+        for index in 0 ..< frames {
+            let delay = index % 7   // centiseconds, 0 included (plays as 0.1 s)
+            let transparent: UInt8 = index % 2 == 0 ? 1 : 0
+            gif += [0x21, 0xF9, 4, (UInt8(index % 3 + 1) << 2) | transparent, UInt8(delay), 0, 1, 0]
+            gif += [0x2C, UInt8(index % 4), 0, 1, 0, 12, 0, 6, 0, 0]                                // at (index % 4, 1), 12×6
+            gif += [2, 4, 0xFF, 0xFF, 0xFF, 0xFF, 0]                                                // codes 4095…: invalid
+        }
+        return gif + [0x3B]
+    }
+
+    /// An APNG of `frames` frames whose zlib data is garbage (CRCs correct): a decode drops the
+    /// animation and shows a still; the headers describe every frame.
+    static func apngWithUndecodableFrames(_ frames: Int) -> [UInt8] {
+        var png = PNGBuilder()
+        png.header(width: 8, height: 8, depth: 8, colorType: 6)
+        png.chunk("acTL", PNGBuilder.be32(UInt32(frames)) + PNGBuilder.be32(0))
+        var sequence: UInt32 = 0
+        func control(_ index: Int) -> [UInt8] {
+            defer { sequence += 1 }
+            let size: UInt32 = index == 0 ? 8 : 4
+            let offset: UInt32 = index == 0 ? 0 : UInt32(index % 5)
+            return PNGBuilder.be32(sequence) + PNGBuilder.be32(size) + PNGBuilder.be32(size) + PNGBuilder.be32(offset) + PNGBuilder.be32(offset)
+                + [0, UInt8(index % 9 + 1), 0, 100, UInt8(index % 3), UInt8(index % 2)]   // delay (index%9+1)/100, dispose, blend
+        }
+        png.chunk("fcTL", control(0))
+        png.imageData(PNGBuilder.scanlines(Array(repeating: Array(repeating: 7, count: 32), count: 8)))
+        for index in 1 ..< frames {
+            png.chunk("fcTL", control(index))
+            png.chunk("fdAT", PNGBuilder.be32(sequence) + [0x78, 0x9C, 0xFF, 0xFF, 0xFF, 0xFF])
+            sequence += 1
+        }
+        png.end()
+        return png.bytes
+    }
+
+    @Test func gifFramesAndDelaysComeFromTheHeadersAlone() throws {
+        let source = try ImageSource(bytes: Self.gifWithUndecodableFrames(300))
+        let description = try source.describe()
+        let properties = description.properties
+        #expect(properties.frameCount == 300)
+        #expect(properties.frames.count == 300)
+        #expect(properties.loopCount == 5)
+        #expect(description.warnings.isEmpty, "the walk decoded LZW data: \(description.warnings.prefix(2))")
+        for (index, frame) in properties.frames.enumerated() {
+            #expect(frame.delay == Double(index % 7) / 100)
+            #expect(frame.duration == (index % 7 < 2 ? 0.1 : Double(index % 7) / 100))
+            #expect(frame.x == index % 4 && frame.y == 1 && frame.width == 12 && frame.height == 6)
+            #expect(frame.disposal == [.none, .background, .previous][index % 3])
+            #expect(frame.hasAlpha == (index % 2 == 0))
+        }
+        // The decode does read the codes, and says they are invalid.
+        let decoded = try source.decode(at: 0)
+        #expect(decoded.warnings.contains { $0.message.contains("code") })
+    }
+
+    @Test func apngFramesAndDelaysComeFromTheHeadersAlone() throws {
+        let source = try ImageSource(bytes: Self.apngWithUndecodableFrames(300))
+        let description = try source.describe()
+        let properties = description.properties
+        #expect(properties.frameCount == 300)
+        #expect(properties.loopCount == 0)
+        #expect(description.warnings.isEmpty, "the walk inflated fdAT data: \(description.warnings.prefix(2))")
+        for (index, frame) in properties.frames.enumerated() {
+            #expect(frame.delay == Double(index % 9 + 1) / 100)
+            #expect(frame.disposal == [.none, .background, .previous][index % 3])
+            #expect(frame.blend == (index % 2 == 0 ? .source : .over))
+            #expect(frame.width == (index == 0 ? 8 : 4))
+        }
+        // Decoding inflates frame 1, fails, and falls back to the still default image.
+        let decoded = try source.decode(at: 0)
+        #expect(decoded.properties.frameCount == 1)
+        #expect(decoded.warnings.contains { $0.message.contains("APNG") })
+    }
+
+    /// A TIFF of `pages` pages: the walk names them all from the IFD chain.
+    @Test func tiffPagesComeFromTheIFDChain() throws {
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        let pages = 5
+        for page in 0 ..< pages {
+            let ifdStart = tiff.count
+            let entries: [(UInt16, UInt16, UInt32)] = [(256, 3, 2), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+                                                       (273, 4, UInt32(ifdStart + 2 + 8 * 12 + 4)), (277, 3, 1), (279, 4, 2)]
+            tiff += [UInt8(entries.count), 0]
+            for (tag, type, value) in entries {
+                tiff += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0]
+                tiff += [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)]
+            }
+            let next = page == pages - 1 ? 0 : UInt32(tiff.count + 4 + 2)
+            tiff += [UInt8(next & 0xFF), UInt8((next >> 8) & 0xFF), 0, 0]
+            tiff += [UInt8(page * 10), UInt8(page * 10 + 1)]
+        }
+        let source = try ImageSource(bytes: tiff)
+        #expect(try source.properties().frameCount == pages)
+        #expect(try source.image(at: 3, options: .init(output: .native)).bytes.prefix(2) == [30, 31])
+    }
+
+    @Test func aTruncatedContainerIsDescribedAndSaysSo() throws {
+        let whole = Self.apngWithUndecodableFrames(4)
+        let description = try ImageSource(bytes: Array(whole.dropLast(30))).describe()
+        #expect(description.properties.width == 8)
+        #expect(description.truncation != nil)
+    }
+
+    // MARK: - The corpus: the walk agrees with the decode
+
+    /// The facts both paths state, as one comparable value.
+    struct Facts: Equatable, CustomStringConvertible {
+        var size: [Int], frameCount: Int, frames: [FrameProperties], loopCount: Int?, hasAlpha: Bool
+        var colorModel: String, bits: Int, interlaced: Bool, progressive: Bool, orientation: Int
+        var text: [TextEntry], exif: [UInt8]?, icc: [UInt8]?
+        init(_ p: ImageProperties) {
+            size = [p.width, p.height]; frameCount = p.frameCount; frames = p.frames; loopCount = p.loopCount
+            hasAlpha = p.hasAlpha; colorModel = p.colorModel.name; bits = p.bitsPerComponent
+            interlaced = p.isInterlaced; progressive = p.isProgressive; orientation = p.orientation.rawValue
+            text = p.text; exif = p.exif; icc = p.iccProfile
+        }
+        var description: String {
+            "\(size) frames \(frameCount) loop \(String(describing: loopCount)) alpha \(hasAlpha) \(colorModel) \(bits) bits "
+                + "interlaced \(interlaced) progressive \(progressive) orientation \(orientation) text \(text.count) "
+                + "exif \(exif?.count ?? -1) icc \(icc?.count ?? -1) frames \(frames.prefix(2))"
+        }
+    }
+
+    /// Every corpus image that decodes cleanly (no warning, no truncation) is described by its
+    /// headers exactly as its decode describes it.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(5)))
+    func headersAgreeWithTheDecodeOnTheCorpus() throws {
+        var compared = 0
+        var disagreements: [String] = []
+        for entry in Corpus.manifest() where ["png", "apng", "gif", "jpeg", "tiff", "webp"].contains(entry.format) {
+            guard let bytes = Corpus.read(entry), bytes.count < 8 << 20, let source = try? ImageSource(bytes: bytes),
+                  let decoded = try? source.decode(at: 0, options: .init(output: .native)),
+                  decoded.warnings.isEmpty, decoded.truncation == nil else { continue }
+            compared += 1
+            do {
+                let header = Facts(try source.properties())
+                let decode = Facts(decoded.properties)
+                if header != decode { disagreements.append("\(entry.path)\n    headers \(header)\n    decode  \(decode)") }
+            } catch {
+                disagreements.append("\(entry.path): the walk fails where the decode succeeds: \(error)")
+            }
+        }
+        #expect(compared >= 1000, "\(compared) files compared")
+        #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.prefix(10).joined(separator: "\n"))")
+    }
+
+    /// `isProgressive` is "the frame header is SOF2 or SOF10"; `isInterlaced` is IHDR's
+    /// interlace method — read from the bytes here, independently of the decoder.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"))
+    func progressiveAndInterlacedFlagsMatchTheHeaders() throws {
+        var checked = 0
+        var wrong: [String] = []
+        for entry in Corpus.manifest() where entry.format == "jpeg" || entry.format == "png" || entry.format == "apng" {
+            guard let bytes = Corpus.read(entry), let properties = try? ImageSource(bytes: bytes).properties() else { continue }
+            if entry.format == "jpeg" {
+                guard let marker = Self.firstFrameMarker(bytes) else { continue }
+                checked += 1
+                if properties.isProgressive != (marker == 0xC2 || marker == 0xCA) { wrong.append("\(entry.path): SOF \(marker)") }
+            } else if bytes.count > 28 {
+                checked += 1
+                if properties.isInterlaced != (bytes[28] == 1) { wrong.append("\(entry.path): interlace byte \(bytes[28])") }
+            }
+        }
+        #expect(checked >= 600, "\(checked) files checked")
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+    }
+
+    /// The first SOFn marker code, walking marker segments from SOI.
+    static func firstFrameMarker(_ bytes: [UInt8]) -> UInt8? {
+        var at = 2
+        while at + 4 <= bytes.count {
+            guard bytes[at] == 0xFF else { return nil }
+            let code = bytes[at + 1]
+            if code == 0xFF { at += 1; continue }
+            if (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC { return code }
+            if code == 0xDA || code == 0xD9 { return nil }
+            at += 2 + (Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]))
+        }
+        return nil
+    }
+
+    // MARK: - One source, many tasks
+
+    /// Random frames of animations and pages of multi-page TIFFs, decoded by 8 tasks through one
+    /// `ImageSource`, equal the frames decoded one after another.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(2)))
+    func concurrentDecodesEqualSequentialOnes() async throws {
+        var sources: [(path: String, frames: Int)] = []
+        for format in ["gif", "apng", "tiff"] {
+            let animated = Corpus.manifest().filter { $0.format == format }.compactMap { entry -> (String, Int)? in
+                guard let bytes = Corpus.read(entry), bytes.count < 1 << 20,
+                      let decoded = try? ImageSource(bytes: bytes).decode(at: 0), decoded.properties.frameCount > 2 else { return nil }
+                return (entry.absolutePath, min(decoded.properties.frameCount, 12))
+            }
+            #expect(!animated.isEmpty, "no \(format) with several frames in the corpus")
+            sources += animated.prefix(2).map { (path: $0.0, frames: $0.1) }
+        }
+        for (path, frames) in sources {
+            let expected = try (0 ..< frames).map { try ImageSource(contentsOfFile: path).image(at: $0).tightBytes }
+            let shared = try ImageSource(contentsOfFile: path)
+            let results = try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
+                for task in 0 ..< 8 {
+                    group.addTask {
+                        var generator = SeededGenerator(seed: UInt64(task + 1))
+                        var decoded: [(Int, [UInt8])] = []
+                        for _ in 0 ..< 6 {
+                            let index = Int.random(in: 0 ..< frames, using: &generator)
+                            decoded.append((index, try shared.image(at: index).tightBytes))
+                        }
+                        return decoded
+                    }
+                }
+                var all: [(Int, [UInt8])] = []
+                for try await decoded in group { all += decoded }
+                return all
+            }
+            #expect(results.count == 48)
+            for (index, bytes) in results {
+                #expect(bytes == expected[index], "\(path) frame \(index) differs when decoded concurrently")
+            }
+        }
+    }
+}
+
+/// SplitMix64, for reproducible random choices in tests.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
