@@ -180,3 +180,18 @@ void pi_ref_webp_animation_free(PIRefWebPAnimation *animation)
     animation->timestamps = NULL;
     animation->decoded_frames = 0;
 }
+
+// The bench's properties row: WebPDemux walks the RIFF chunks (no bitstream decoded) and
+// counts the frames, as an app does for an animation's frame count and timings.
+int pi_ref_webp_demux_frames(const uint8_t *data, size_t size)
+{
+    WebPData input = {data, size};
+    WebPDemuxer *demux = WebPDemux(&input);
+    int frames;
+    if (demux == NULL) {
+        return -1;
+    }
+    frames = (int)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+    WebPDemuxDelete(demux);
+    return frames;
+}

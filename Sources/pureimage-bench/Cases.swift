@@ -29,10 +29,16 @@ enum CaseKind: Equatable {
     /// time and peak resident memory are its own (see Downscale.swift). `limitBytes` 0 is
     /// SDWebImage's default, a 60 MB destination.
     case downscale(limitBytes: Int)
+    /// `ImageSource.properties()` (headers only: size, frames and their timing, metadata)
+    /// against the reference library's header call: libjpeg-turbo `jpeg_read_header`, libpng
+    /// `png_read_info`, giflib's record walk, libtiff's `TIFFReadDirectory` over the chain,
+    /// `WebPDemux`.
+    case properties
 
     var label: String {
         switch self {
         case .decode: return "decode"
+        case .properties: return "properties"
         case .scaledDecode(let denominator): return "decode 1/\(denominator)"
         case .incremental(let chunk): return "incremental \(chunk / 1024) KiB"
         case .downscale(let limit):
@@ -126,6 +132,11 @@ final class RawBuffer: @unchecked Sendable {
 enum CaseFactory {
     /// The rows for one file. `bytes` stays alive in the closures (decoding from memory).
     static func cases(file: String, variant: String, bytes: [UInt8], format: ImageFormat) -> [BenchCase] {
+        decodeCases(file: file, variant: variant, bytes: bytes, format: format)
+            + [properties(file: file, variant: variant, bytes: bytes, format: format)].compactMap { $0 }
+    }
+
+    private static func decodeCases(file: String, variant: String, bytes: [UInt8], format: ImageFormat) -> [BenchCase] {
         switch format {
         case .png:
             return [png(file: file, variant: variant, bytes: bytes)] + incremental(file: file, variant: variant, bytes: bytes, format: .png)
@@ -295,6 +306,50 @@ enum CaseFactory {
         }
         benchCase.ours = { feed()?.bytes.count ?? 0 }
         return [benchCase]
+    }
+
+    // MARK: - Headers only
+
+    /// The properties row: what each side's header call answers is checked first (the width
+    /// for JPEG and PNG, the frame or page count for GIF, TIFF and WebP), then both are timed.
+    static func properties(file: String, variant: String, bytes: [UInt8], format: ImageFormat) -> BenchCase? {
+        let reference: (name: String, call: () -> Int)
+        let answer: (ImageProperties) -> Int
+        switch format {
+        case .jpeg: (reference, answer) = (("jpeg_read_header", { headerCall(bytes, pi_ref_jpeg_header_width) }), { $0.width })
+        case .png: (reference, answer) = (("png_read_info", { headerCall(bytes, pi_ref_png_header_width) }), { $0.width })
+        case .gif: (reference, answer) = (("giflib record walk", { headerCall(bytes, pi_ref_gif_record_walk_frames) }), { $0.frameCount })
+        case .tiff: (reference, answer) = (("TIFFReadDirectory chain", { headerCall(bytes, pi_ref_tiff_page_count) }), { $0.frameCount })
+        case .webp: (reference, answer) = (("WebPDemux", { headerCall(bytes, pi_ref_webp_demux_frames) }), { $0.frameCount })
+        case .heic, .heif: return nil
+        }
+        var benchCase = BenchCase(file: file, format: format, variant: variant, kind: .properties)
+        benchCase.layout = "headers (properties() | \(reference.name))"
+        let theirs = reference.call()
+        guard theirs >= 0 else {
+            benchCase.skipReason = "\(reference.name) refuses the file"
+            return benchCase
+        }
+        benchCase.reference = reference.call
+        let ours: ImageProperties
+        do {
+            ours = try ImageSource(bytes: bytes).properties()
+        } catch {
+            benchCase.skipReason = "PureImage: \(error)"
+            return benchCase
+        }
+        benchCase.width = ours.width
+        benchCase.height = ours.height
+        guard answer(ours) == theirs else {
+            benchCase.skipReason = "answers differ: ours \(answer(ours)), \(reference.name) \(theirs)"
+            return benchCase
+        }
+        benchCase.ours = { (try? ImageSource(bytes: bytes).properties()).map(answer) ?? -1 }
+        return benchCase
+    }
+
+    private static func headerCall(_ bytes: [UInt8], _ call: (UnsafePointer<UInt8>?, Int) -> Int32) -> Int {
+        Int(bytes.withUnsafeBufferPointer { call($0.baseAddress, $0.count) })
     }
 
     // MARK: - Verification

@@ -277,11 +277,12 @@ func geometricMean(_ ratios: [Double]) -> Double {
 if !timed.isEmpty {
     // Geometric mean of the ratios per format: one headline number per decoder.
     for format in ImageFormat.allCases {
-        for kind in ["decode 1/8", "decode", "incremental", "downscale"] {
+        for kind in ["decode 1/8", "decode", "incremental", "downscale", "properties"] {
             let rows = timed.filter { $0.benchCase.format == format && ($0.benchCase.kind.label == kind || kind != "decode" && $0.benchCase.kind.label.hasPrefix(kind)) }
             let ratios = rows.compactMap(\.ratio)
             guard !ratios.isEmpty else { continue }
             let against = kind == "incremental" ? "incremental 4 KiB vs PureImage one-shot"
+                : kind == "properties" ? "headers only vs the reference's header call"
                 : kind == "downscale" ? "PureImage downscale vs the reference's full decode" : "vs the reference library"
             var line = "\(format.rawValue): geometric mean ratio \(fixed(geometricMean(ratios), 2)) over \(ratios.count) cases (\(kind): \(against))"
             for name in CaseFactory.otherNames {

@@ -164,6 +164,16 @@ void pi_ref_gif_composer_free(PIRefGIFComposer *composer);
 // An IFD loop ends the count where libtiff detects it.
 int pi_ref_tiff_page_count(const uint8_t *data, size_t size);
 
+// Header-only calls (reference_headers.c), the bench's properties rows: jpeg_read_header and
+// png_read_info (image width, -1 when refused), giflib's record walk with the image data passed
+// over code block by code block (frames found, -1 when refused). libtiff's is
+// pi_ref_tiff_page_count (TIFFReadDirectory over the chain).
+int pi_ref_jpeg_header_width(const uint8_t *data, size_t size);
+int pi_ref_png_header_width(const uint8_t *data, size_t size);
+int pi_ref_gif_record_walk_frames(const uint8_t *data, size_t size);
+// WebPDemux: the frame count (1 for a still) from the RIFF chunks, -1 when refused.
+int pi_ref_webp_demux_frames(const uint8_t *data, size_t size);
+
 // TIFFReadRGBAImageOriented(ORIENTATION_TOPLEFT) of page `page`: 4 channels R,G,B,A in
 // memory order, 8 bits, premultiplied when the file has unassociated alpha (libtiff's rule).
 // Pages are numbered from 0. Images TIFFRGBAImageOK refuses (e.g. 12/24/32-bit, float

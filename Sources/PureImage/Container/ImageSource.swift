@@ -143,7 +143,30 @@ public final class ImageSource: Sendable {
         guard let properties = walk.decoder.properties else {
             throw walk.decoder.truncation ?? DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
         }
-        return SourceDescription(properties: properties, warnings: walk.decoder.warnings, truncation: walk.decoder.truncation)
+        return SourceDescription(properties: properties, warnings: walk.decoder.warnings, truncation: walk.decoder.truncation,
+                                 pages: (walk.decoder as? TIFFDecoder)?.pageProperties ?? [])
+    }
+
+    /// The properties of image `index` (`CGImageSourceCopyPropertiesAtIndex`), from the headers
+    /// alone: a TIFF page as its own IFD describes it (size, colour, depth, orientation, ICC);
+    /// an animation frame as the canvas with `frames` holding that frame alone; a still image's
+    /// index 0 as `properties()`. Throws `.malformed` (`frameOutOfRange`) past the last image.
+    public func properties(at index: Int) throws(DecodeError) -> ImageProperties {
+        let description = try describe()
+        var properties = description.properties
+        let count = max(1, properties.frameCount)
+        guard index >= 0, index < count else {
+            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: count))
+        }
+        if index < description.pages.count {
+            guard var page = description.pages[index] else {
+                throw DecodeError(.malformed, format: format, offset: nil, TIFFError.invalidValue(field: "ImageWidth", value: 0))
+            }
+            page.frameCount = properties.frameCount
+            return page
+        }
+        if index < properties.frames.count { properties.frames = [properties.frames[index]] }
+        return properties
     }
 
     /// The header properties the thumbnail and downscale paths plan with.
@@ -265,6 +288,8 @@ public struct SourceDescription: Sendable {
     public var warnings: [DecodeWarning]
     /// Non-nil when the input ends before the container does.
     public var truncation: DecodeError?
+    /// TIFF: every page's own properties (nil for a page whose IFD does not give its size).
+    var pages: [ImageProperties?] = []
 }
 
 /// One decoded frame and what its decode reported (ImageIO gives the image and, separately,

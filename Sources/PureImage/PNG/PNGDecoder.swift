@@ -59,10 +59,16 @@ final class PNGDecoder: FormatDecoder {
     private var pendingControl: APNGFrameControl?
     private var defaultImageIsFrame = false
     private var frameControls: [APNGFrameControl] = []
-    private var frameImages: [Bitmap] = []
-    /// Bytes of `frameImages`, reserved in `budget`.
-    private var frameImageBytes = 0
+    /// Every decoded frame's zlib stream (its fdAT payloads without their sequence numbers),
+    /// kept compressed and inflated again when the frame is drawn, as GIF keeps its LZW codes:
+    /// a decode checks every frame once, then holds the compressed animation and one canvas.
+    /// Frame 0, when it is the default image, is `mainImageBitmap` (its stream stays empty).
+    private var frameStreams: [[UInt8]] = []
+    /// Bytes of `frameStreams`, reserved in `budget`.
+    private var frameStreamBytes = 0
     private var currentFrame: (control: APNGFrameControl, data: PNGImageData)?
+    /// The zlib stream of `currentFrame` so far.
+    private var currentFrameStream: [UInt8] = []
     /// Properties only: the fcTL whose first fdAT has not come yet (it makes the frame).
     private var frameAwaitingData: APNGFrameControl?
     private var compositorCache: (index: Int, compositor: APNGCompositor)?
@@ -94,12 +100,12 @@ final class PNGDecoder: FormatDecoder {
     var defaultImage: Bitmap? { mainImageBitmap }
 
     var completedFrameCount: Int {
-        if isAnimated { return frameImages.count }
+        if isAnimated { return frameStreams.count }
         return mainImageBitmap == nil ? 0 : 1
     }
 
     var availableFrameCount: Int {
-        if isAnimated { return frameImages.count }
+        if isAnimated { return frameStreams.count }
         return mainImageBitmap != nil ? 1 : 0
     }
 
@@ -124,10 +130,10 @@ final class PNGDecoder: FormatDecoder {
             }
             cache = (-1, APNGCompositor(width: header.width, height: header.height, sixteenBit: header.bitDepth == 16))
         }
-        guard var (done, compositor) = cache else { return frameImages[index] }
+        guard var (done, compositor) = cache else { return try frameImage(index) }
         while done < index {
             done += 1
-            compositor.draw(frameImages[done], control: frameControls[done], isFirst: done == 0)
+            compositor.draw(try frameImage(done), control: frameControls[done], isFirst: done == 0)
         }
         compositorCache = (done, compositor)
         return compositor.canvas
@@ -136,11 +142,11 @@ final class PNGDecoder: FormatDecoder {
     /// The image being decoded (the main image, or the APNG frame in progress composed over
     /// the canvas so far), as far as its data has arrived.
     func partialFrame() -> PartialFrame? {
-        if let frame = currentFrame, let header, animation != nil, !frameImages.isEmpty,
+        if let frame = currentFrame, let header, animation != nil, !frameStreams.isEmpty,
            let rendering = frame.data.progressiveRendering() {
             // The canvas after the previous frame, with the decoded rows of this one drawn by
             // its blend op (rows not yet decoded leave the canvas as it is).
-            guard var compositor = try? compositorAfter(frame: frameImages.count - 1) else { return nil }
+            guard var compositor = try? compositorAfter(frame: frameStreams.count - 1) else { return nil }
             let rows = min(rendering.decodedRows, frame.control.height)
             if rows > 0 {
                 let native = PNGPixelExpansion.nativeBitmap(header: frame.data.header, rows: rendering.pixels, palette: palette, transparency: transparency)
@@ -149,7 +155,7 @@ final class PNGDecoder: FormatDecoder {
                     compositor.draw(partial, control: frame.control.withHeight(rows), isFirst: false)
                 }
             }
-            return PartialFrame(bitmap: compositor.canvas, decodedRows: header.height, frameIndex: frameImages.count)
+            return PartialFrame(bitmap: compositor.canvas, decodedRows: header.height, frameIndex: frameStreams.count)
         }
         guard mainImageBitmap == nil, let mainImage, let rendering = mainImage.progressiveRendering() else { return nil }
         let bitmap = PNGPixelExpansion.nativeBitmap(header: mainImage.header, rows: rendering.pixels, palette: palette, transparency: transparency)
@@ -160,7 +166,7 @@ final class PNGDecoder: FormatDecoder {
     private func compositorAfter(frame index: Int) throws(DecodeError) -> APNGCompositor {
         _ = try self.frame(at: index)
         guard let cache = compositorCache, cache.index == index else {
-            throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.frameOutOfRange(index: index, count: frameImages.count))
+            throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.frameOutOfRange(index: index, count: frameStreams.count))
         }
         return cache.compositor
     }
@@ -516,6 +522,7 @@ final class PNGDecoder: FormatDecoder {
                     let frameHeader = PNGHeader(width: control.width, height: control.height, bitDepth: header.bitDepth,
                                                 colorType: header.colorType, interlaced: header.interlaced)
                     currentFrame = (control, try PNGImageData(header: frameHeader, budget: budget, offsetBase: chunk.offset))
+                    currentFrameStream = []
                 }
             }
         default:
@@ -552,6 +559,7 @@ final class PNGDecoder: FormatDecoder {
         guard let frame = currentFrame else { return }
         do {
             try frame.data.feed(piece, fileOffset: fileOffset)
+            currentFrameStream.append(contentsOf: piece)
         } catch {
             dropAnimation(error.description, at: fileOffset)
         }
@@ -580,25 +588,52 @@ final class PNGDecoder: FormatDecoder {
         }
     }
 
+    /// A frame whose data has been decoded (all of it, or what a truncated file holds): its
+    /// compressed stream is kept, its pixels are not (`frameImage` inflates them again).
     private func appendFrame(_ data: PNGImageData, control: APNGFrameControl) {
-        let native = nativeBitmap(of: data)
-        // Tight rows in the compositor's format (the compositor indexes with frame.bytesPerRow).
-        guard let rgba = try? native.converted(to: APNGCompositor.canvasFormat(sixteenBit: data.header.bitDepth == 16)).tightlyPacked() else {
-            dropAnimation("frame could not be converted", at: nil)
-            return
-        }
-        // Every kept frame counts against the decode's memory; past the limit the animation
+        let stream = currentFrame?.data === data ? currentFrameStream : []
+        currentFrameStream = []
+        // Every kept stream counts against the decode's memory; past the limit the animation
         // is dropped (the default image stays, as with any broken APNG), with a warning.
         do {
-            try budget.reserve(rgba.bytes.count, format: .png, offset: nil)
+            try budget.reserve(stream.count, format: .png, offset: nil)
         } catch {
             dropAnimation("\(error.reason)", at: nil)
             return
         }
-        frameImageBytes += rgba.bytes.count
+        frameStreamBytes += stream.count
         frameControls.append(control)
-        frameImages.append(rgba)
+        frameStreams.append(stream)
         updateAnimationProperties()
+    }
+
+    /// Frame `index`'s own pixels in the compositor's format, tight rows (the compositor indexes
+    /// with `bytesPerRow`): the default image, or the kept stream inflated again — the bytes
+    /// the decode already read without an error, so this gives the same rows.
+    private func frameImage(_ index: Int) throws(DecodeError) -> Bitmap {
+        guard let header, index < frameStreams.count else {
+            throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.frameOutOfRange(index: index, count: frameStreams.count))
+        }
+        let native: Bitmap
+        if index == 0 && defaultImageIsFrame, let mainImageBitmap {
+            native = mainImageBitmap
+        } else {
+            let control = frameControls[index]
+            let frameHeader = PNGHeader(width: control.width, height: control.height, bitDepth: header.bitDepth,
+                                        colorType: header.colorType, interlaced: header.interlaced)
+            let data = try PNGImageData(header: frameHeader, budget: budget, offsetBase: 0)
+            let failure = frameStreams[index].withUnsafeBytes { stream -> DecodeError? in
+                do throws(DecodeError) { try data.feed(stream, fileOffset: 0) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            native = nativeBitmap(of: data)
+        }
+        do {
+            return try native.converted(to: APNGCompositor.canvasFormat(sixteenBit: header.bitDepth == 16)).tightlyPacked()
+        } catch {
+            throw DecodeError(.malformed, format: .png, offset: nil, ContainerError.outputConversion(error.description))
+        }
     }
 
     /// Properties only: a frame whose data has begun counts, as `appendFrame` counts a decoded one.
@@ -638,9 +673,10 @@ final class PNGDecoder: FormatDecoder {
         }
         animation = nil
         frameControls = []
-        frameImages = []
-        budget.release(frameImageBytes)
-        frameImageBytes = 0
+        frameStreams = []
+        currentFrameStream = []
+        budget.release(frameStreamBytes)
+        frameStreamBytes = 0
         currentFrame = nil
         frameAwaitingData = nil
         pendingControl = nil

@@ -33,6 +33,8 @@ final class TIFFDecoder: FormatDecoder {
     var rowSink: ((Bitmap) -> Void)?
 
     private(set) var properties: ImageProperties?
+    /// Properties only: every page described from its own IFD (`ImageSource.properties(at:)`).
+    private(set) var pageProperties: [ImageProperties?] = []
     private(set) var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
 
@@ -124,6 +126,8 @@ final class TIFFDecoder: FormatDecoder {
                 // A header probe stops here (the chain is walked, page 0 described) rather than
                 // decode pages it does not want.
                 if options.propertiesOnly && properties != nil {
+                    let reader = ByteReader(input.bytes)
+                    pageProperties = directories.map { describe($0, reader: reader) }
                     state = .done
                     continue
                 }
@@ -186,18 +190,21 @@ final class TIFFDecoder: FormatDecoder {
 
     /// Properties from the first IFD, as soon as it is parsed (and its values have arrived).
     private func describeFirstPage(_ directory: TIFFDirectory, input: InputBuffer) throws(DecodeError) {
-        let reader = ByteReader(input.bytes)
         guard input.isClosed || valuesPresent(directory, input: input) else { return }
+        if let described = describe(directory, reader: ByteReader(input.bytes)) { properties = described }
+    }
+
+    /// A page's properties from its IFD. A page this library cannot lay out (unsupported or
+    /// broken: its decode reports the typed error) is described by what is known, its size;
+    /// nil when not even that is readable.
+    private func describe(_ directory: TIFFDirectory, reader: ByteReader) -> ImageProperties? {
         guard let layout = try? TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) else {
-            // Unsupported or broken: the page decode reports the typed error; give what is known.
             let width = (try? directory.integer(TIFFTag.imageWidth, reader: reader)) ?? nil
             let height = (try? directory.integer(TIFFTag.imageLength, reader: reader)) ?? nil
-            if let width, let height {
-                var properties = ImageProperties(format: .tiff, width: width, height: height, colorModel: .rgb, bitsPerComponent: 8, hasAlpha: false)
-                properties.frameCount = chainComplete ? directories.count : 1
-                self.properties = properties
-            }
-            return
+            guard let width, let height else { return nil }
+            var properties = ImageProperties(format: .tiff, width: width, height: height, colorModel: .rgb, bitsPerComponent: 8, hasAlpha: false)
+            properties.frameCount = chainComplete ? directories.count : 1
+            return properties
         }
         let model: ColorModel
         switch layout.photometric {
@@ -212,7 +219,7 @@ final class TIFFDecoder: FormatDecoder {
         properties.extra.append((key: "compression", value: TIFFTag.compressionName(layout.compression)))
         properties.extra.append((key: "layout", value: layout.isTiled ? "tiles \(layout.chunkWidth)×\(layout.chunkHeight)" : "strips of \(layout.chunkHeight) rows"))
         if let icc = try? directory.bytes(34675, reader: reader, limit: options.limits.maxMetadataBytes) { properties.iccProfile = icc }
-        self.properties = properties
+        return properties
     }
 
     /// Whether every entry's value bytes are in the input (open input only: wait for them).

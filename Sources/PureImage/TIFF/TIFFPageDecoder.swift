@@ -212,6 +212,13 @@ final class TIFFPageDecoder {
                 }
                 let offset = layout.offsets[index]
                 guard count > 0, offset >= 0, count <= bytes.count, offset <= bytes.count - count else {
+                    // libtiff's "Read error on strip" skips the chunk. Whether the input is
+                    // truncated here is decided as in a decode: by what the chunk's own byte
+                    // count reaches and decompresses to (`chunkBytes`, `decodeChunk`). Its
+                    // samples are not used, and a chunk that fails to decode is skipped all the same.
+                    if truncatedAt == nil {
+                        do { _ = try decodeChunk(index, storedRows: rows, keptRows: rows, bytes: bytes) } catch {}
+                    }
                     chunks.append(LibtiffChunk(bytes: [], written: 0, rawFailed: true))
                     continue
                 }

@@ -62,6 +62,8 @@ struct ImageSourceTests {
             #expect(frame.disposal == [.none, .background, .previous][index % 3])
             #expect(frame.hasAlpha == (index % 2 == 0))
         }
+        #expect(try source.properties(at: 7).frames == [properties.frames[7]])
+        #expect(throws: DecodeError.self) { try source.properties(at: 300) }
         // The decode does read the codes, and says they are invalid.
         let decoded = try source.decode(at: 0)
         #expect(decoded.warnings.contains { $0.message.contains("code") })
@@ -86,25 +88,32 @@ struct ImageSourceTests {
         #expect(decoded.warnings.contains { $0.message.contains("APNG") })
     }
 
-    /// A TIFF of `pages` pages: the walk names them all from the IFD chain.
+    /// A TIFF of `pages` pages, page `p` (p + 2) × 1 gray: the walk names them all from the IFD
+    /// chain, and describes each from its own IFD.
     @Test func tiffPagesComeFromTheIFDChain() throws {
         var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
         let pages = 5
         for page in 0 ..< pages {
             let ifdStart = tiff.count
-            let entries: [(UInt16, UInt16, UInt32)] = [(256, 3, 2), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1),
-                                                       (273, 4, UInt32(ifdStart + 2 + 8 * 12 + 4)), (277, 3, 1), (279, 4, 2)]
+            let width = UInt32(page + 2)
+            let entries: [(UInt16, UInt16, UInt32)] = [(256, 3, width), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+                                                       (273, 4, UInt32(ifdStart + 2 + 8 * 12 + 4)), (277, 3, 1), (279, 4, width)]
             tiff += [UInt8(entries.count), 0]
             for (tag, type, value) in entries {
                 tiff += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0]
                 tiff += [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)]
             }
-            let next = page == pages - 1 ? 0 : UInt32(tiff.count + 4 + 2)
+            let next = page == pages - 1 ? 0 : UInt32(tiff.count + 4 + Int(width))
             tiff += [UInt8(next & 0xFF), UInt8((next >> 8) & 0xFF), 0, 0]
-            tiff += [UInt8(page * 10), UInt8(page * 10 + 1)]
+            tiff += (0 ..< Int(width)).map { UInt8(page * 10 + $0) }
         }
         let source = try ImageSource(bytes: tiff)
         #expect(try source.properties().frameCount == pages)
+        for page in 0 ..< pages {
+            let properties = try source.properties(at: page)
+            #expect(properties.width == page + 2 && properties.height == 1 && properties.frameCount == pages)
+        }
+        #expect(throws: DecodeError.self) { try source.properties(at: pages) }
         #expect(try source.image(at: 3, options: .init(output: .native)).bytes.prefix(2) == [30, 31])
     }
 
@@ -195,7 +204,7 @@ struct ImageSourceTests {
 
     // MARK: - One source, many tasks
 
-    /// Random frames of animations and pages of multi-page TIFFs, decoded by 8 tasks through one
+    /// Frames of animations and pages of multi-page TIFFs in mixed orders, decoded by 8 tasks through one
     /// `ImageSource`, equal the frames decoded one after another.
     @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(2)))
     func concurrentDecodesEqualSequentialOnes() async throws {
@@ -215,10 +224,11 @@ struct ImageSourceTests {
             let results = try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
                 for task in 0 ..< 8 {
                     group.addTask {
-                        var generator = SeededGenerator(seed: UInt64(task + 1))
+                        // Each task its own order: forwards, backwards and jumping, so composing
+                        // caches are hit, missed and rewound while other tasks use them.
                         var decoded: [(Int, [UInt8])] = []
-                        for _ in 0 ..< 6 {
-                            let index = Int.random(in: 0 ..< frames, using: &generator)
+                        for step in 0 ..< 6 {
+                            let index = (task * 5 + step * (task % 2 == 0 ? 3 : frames - 2)) % frames
                             decoded.append((index, try shared.image(at: index).tightBytes))
                         }
                         return decoded
@@ -233,18 +243,5 @@ struct ImageSourceTests {
                 #expect(bytes == expected[index], "\(path) frame \(index) differs when decoded concurrently")
             }
         }
-    }
-}
-
-/// SplitMix64, for reproducible random choices in tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
