@@ -94,6 +94,16 @@ final class DecodeSession {
         }
     }
 
+    /// Throws `.unsupported` for a format this library has no decoder for, as `makeDecoder`
+    /// does, without making one.
+    static func requireDecoder(for format: ImageFormat) throws(DecodeError) {
+        switch format {
+        case .png, .gif, .jpeg, .tiff, .webp: return
+        case .heic, .heif:
+            throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
+        }
+    }
+
     /// Creates the decoder for a decodable format.
     static func makeDecoder(for format: ImageFormat, options: DecodeOptions) throws(DecodeError) -> any FormatDecoder {
         switch format {

@@ -88,7 +88,7 @@ public final class ImageSource: Sendable {
         }
         self.options = options
         self.bytes = bytes
-        _ = try DecodeSession.makeDecoder(for: format, options: options)   // refuses formats without a decoder
+        try DecodeSession.requireDecoder(for: format)
     }
 
     /// Decodes `bytes` as `format` without sniffing (ImageIO's `kCGImageSourceTypeIdentifierHint`
@@ -99,7 +99,7 @@ public final class ImageSource: Sendable {
         self.format = format
         self.options = options
         self.bytes = bytes
-        _ = try DecodeSession.makeDecoder(for: format, options: options)
+        try DecodeSession.requireDecoder(for: format)
     }
 
     /// Reads a whole file, then as `init(bytes:options:)`.
