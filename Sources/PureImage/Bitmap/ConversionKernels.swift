@@ -57,6 +57,27 @@ struct ConversionKernel {
             }
             return
         }
+        // Opaque gray: every target is (g, g, g, 255) in memory order (no alpha to premultiply,
+        // B = G = R), one 32-bit store per pixel. The streaming downscaler feeds gray JPEG, PNG
+        // and TIFF rows through here.
+        if source == .gray {
+            let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
+            bitmap.bytes.withUnsafeBufferPointer { src in
+                result.bytes.withUnsafeMutableBytes { dst in
+                    guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
+                    // Rows of `width` pixels: width source bytes ≤ sourceRowBytes, 4 × width
+                    // target bytes ≤ targetRowBytes, `height` rows in each buffer.
+                    for y in 0..<bitmap.height {
+                        let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+                        for x in 0..<width {
+                            let pixel = UInt32(s[x]) &* 0x0001_0101 | 0xFF00_0000
+                            d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 * x, as: UInt32.self)
+                        }
+                    }
+                }
+            }
+            return
+        }
         let sourceStep: Int
         switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba: sourceStep = 4 }
         let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
