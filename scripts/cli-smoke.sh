@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command-line checks on a clean build: `pureimage info` on every corpus file names its format
 # and never crashes or hangs; `pureimage decode` writes PNG files that pngcheck accepts and PAM
-# files that read back identically; APNG frames agree with Pillow; the corpus generator is
+# files that read back identically; APNG frames agree with Pillow; EXIF tags agree with
+# exiftool; the corpus generator is
 # reproducible and `pureimage conform` meets the expectations on the generated corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,7 @@ if [ -n "${PUREIMAGE_CORPUS:-}" ]; then
   "$tool" conform "$PUREIMAGE_CORPUS" | tail -1
   python3 Conformance/cli_smoke.py "$tool" "$PUREIMAGE_CORPUS"
   python3 Conformance/apng_vs_pillow.py "$tool" "$PUREIMAGE_CORPUS"
+  python3 Conformance/exif_vs_exiftool.py "$tool" "$PUREIMAGE_CORPUS"
 else
   echo "cli-smoke: PUREIMAGE_CORPUS not set; corpus checks skipped"
 fi

@@ -11,6 +11,7 @@ packages=(
   zlib1g-dev libjpeg62-turbo-dev libpng-dev libgif-dev libtiff-dev libwebp-dev libspng-dev libstb-dev
   libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools webp
   time   # /usr/bin/time: scripts/bombs.sh measures peak memory with it
+  libimage-exiftool-perl   # exiftool: the EXIF reference of Conformance/exif_vs_exiftool.py
 )
 missing=()
 for package in "${packages[@]}"; do

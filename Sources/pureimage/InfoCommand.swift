@@ -71,6 +71,7 @@ enum InfoCommand {
             return .object(frame)
         })
         object["exifBytes"] = p.exif.map { .int($0.count) } ?? .null
+        object["exif"] = p.exifMetadata.map { exifJSON($0) } ?? .null
         object["iccProfileBytes"] = p.iccProfile.map { .int($0.count) } ?? .null
         object["text"] = .array(p.text.map { entry in
             var item = JSONObject()
@@ -84,6 +85,46 @@ enum InfoCommand {
         object["truncated"] = .bool(truncation != nil)
         object["warnings"] = .array(warnings.map { .string($0.description) })
         return JSONValue.object(object).serialized()
+    }
+
+    /// EXIF as ImageIO's dictionaries: {"TIFF": {"Make": …}, "Exif": {…}, "GPS": {…}} (a tag
+    /// ImageIO does not name as "Tag<number>"), and every entry again under its tag number
+    /// ("tags": {"Exif": {"33434": …}}), which is how Conformance/exif_vs_exiftool.py matches them.
+    static func exifJSON(_ exif: EXIFMetadata) -> JSONValue {
+        var object = JSONObject()
+        var byTag = JSONObject()
+        for directory in EXIFDirectory.allCases {
+            let entries = exif.entries.filter { $0.directory == directory }
+            guard !entries.isEmpty else { continue }
+            var named = JSONObject()
+            var numbered = JSONObject()
+            for entry in entries {
+                named[entry.name ?? "Tag\(entry.tag)"] = exifValueJSON(entry.value)
+                numbered[String(entry.tag)] = exifValueJSON(entry.value)
+            }
+            object[directory.rawValue] = .object(named)
+            byTag[directory.rawValue] = .object(numbered)
+        }
+        object["tags"] = .object(byTag)
+        if let range = exif.thumbnailRange {
+            var thumbnail = JSONObject()
+            thumbnail["offset"] = .int(range.lowerBound)
+            thumbnail["length"] = .int(range.count)
+            object["thumbnailJPEG"] = .object(thumbnail)
+        }
+        return .object(object)
+    }
+
+    /// One value: a number or string when single, an array when several; undefined bytes as an
+    /// array of numbers (at most 1024, else their count as "N bytes": a MakerNote).
+    static func exifValueJSON(_ value: EXIFValue) -> JSONValue {
+        func number(_ x: Double) -> JSONValue { x.isFinite ? .double(x) : .null }
+        switch value {
+        case .text(let text): return .string(text)
+        case .integers(let values): return values.count == 1 ? .int(values[0]) : .array(values.map { .int($0) })
+        case .rationals(let values), .reals(let values): return values.count == 1 ? number(values[0]) : .array(values.map(number))
+        case .bytes(let bytes): return bytes.count <= 1024 ? .array(bytes.map { .int(Int($0)) }) : .string("\(bytes.count) bytes")
+        }
     }
 
     static func text(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning], listFrames: Bool) -> String {
@@ -111,6 +152,18 @@ enum InfoCommand {
                          + "\((total * 1000).rounded() / 1000) s in all (--frames lists every frame)")
         }
         if let exif = p.exif { lines.append("exif:          \(exif.count) bytes") }
+        if let exif = p.exifMetadata {
+            let essentials = [(EXIFDirectory.tiff, "Make"), (.tiff, "Model"), (.exif, "DateTimeOriginal"), (.exif, "LensModel")]
+                .compactMap { exif.text($0.0, $0.1) }
+            let exposure = [("1/\(Int((1 / (exif.number(.exif, "ExposureTime") ?? .infinity)).rounded())) s", exif.number(.exif, "ExposureTime") != nil),
+                            ("f/\(exif.number(.exif, "FNumber") ?? 0)", exif.number(.exif, "FNumber") != nil),
+                            ("ISO \(Int(exif.number(.exif, "ISOSpeedRatings") ?? 0))", exif.number(.exif, "ISOSpeedRatings") != nil),
+                            ("\(exif.number(.exif, "FocalLength") ?? 0) mm", exif.number(.exif, "FocalLength") != nil)]
+                .filter(\.1).map(\.0)
+            if !essentials.isEmpty || !exposure.isEmpty { lines.append("camera:        " + (essentials + exposure).joined(separator: ", ")) }
+            if let position = exif.coordinate { lines.append("gps:           \(position.latitude), \(position.longitude)") }
+            lines.append("exif tags:     \(exif.entries.count) (--json lists them)")
+        }
         if let icc = p.iccProfile { lines.append("icc profile:   \(icc.count) bytes") }
         for entry in p.text { lines.append("text:          \(entry.keyword): \(entry.text.prefix(200))") }
         for (key, value) in p.extra { lines.append("\(key):".padding(15) + value) }

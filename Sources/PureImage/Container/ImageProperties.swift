@@ -23,6 +23,9 @@ public struct ImageProperties: Sendable {
     public var frames: [FrameProperties]
     /// Raw EXIF block (TIFF structure, starting at the byte-order mark), when present.
     public var exif: [UInt8]?
+    /// The EXIF tags as typed values, named as ImageIO names them: from the EXIF block (JPEG
+    /// APP1, PNG eXIf, WebP EXIF), or for TIFF from the file's own IFD0 and its Exif and GPS IFDs.
+    public var exifMetadata: EXIFMetadata?
     /// ICC profile bytes, when present (PNG iCCP decompressed, JPEG APP2 reassembled).
     public var iccProfile: [UInt8]?
     /// Textual metadata in file order (PNG tEXt/zTXt/iTXt, JPEG COM, GIF comments).
@@ -44,6 +47,7 @@ public struct ImageProperties: Sendable {
         self.loopCount = nil
         self.frames = []
         self.exif = nil
+        self.exifMetadata = nil
         self.iccProfile = nil
         self.text = []
         self.extra = []

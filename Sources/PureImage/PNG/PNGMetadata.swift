@@ -93,6 +93,7 @@ enum PNGMetadata {
         case .eXIf:  // PNG 3rd ed. §11.3.6.2: an EXIF block beginning with "II" or "MM"
             guard bytes.count >= 8 else { return "eXIf: too short" }
             properties.exif = bytes
+            properties.exifMetadata = EXIFReader.read(block: bytes)
             if let orientation = EXIFOrientation.read(data) { properties.orientation = orientation }
         default:
             break  // hIST, sPLT, cICP, … : known, not reported; unknown ancillary chunks: skipped.

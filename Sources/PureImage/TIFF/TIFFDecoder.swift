@@ -126,8 +126,7 @@ final class TIFFDecoder: FormatDecoder {
                 // A header probe stops here (the chain is walked, page 0 described) rather than
                 // decode pages it does not want.
                 if options.propertiesOnly && properties != nil {
-                    let reader = ByteReader(input.bytes)
-                    pageProperties = directories.map { describe($0, reader: reader) }
+                    pageProperties = directories.map { describe($0, bytes: input.bytes) }
                     state = .done
                     continue
                 }
@@ -191,13 +190,14 @@ final class TIFFDecoder: FormatDecoder {
     /// Properties from the first IFD, as soon as it is parsed (and its values have arrived).
     private func describeFirstPage(_ directory: TIFFDirectory, input: InputBuffer) throws(DecodeError) {
         guard input.isClosed || valuesPresent(directory, input: input) else { return }
-        if let described = describe(directory, reader: ByteReader(input.bytes)) { properties = described }
+        if let described = describe(directory, bytes: input.bytes) { properties = described }
     }
 
     /// A page's properties from its IFD. A page this library cannot lay out (unsupported or
     /// broken: its decode reports the typed error) is described by what is known, its size;
     /// nil when not even that is readable.
-    private func describe(_ directory: TIFFDirectory, reader: ByteReader) -> ImageProperties? {
+    private func describe(_ directory: TIFFDirectory, bytes: [UInt8]) -> ImageProperties? {
+        let reader = ByteReader(bytes)
         guard let layout = try? TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) else {
             let width = (try? directory.integer(TIFFTag.imageWidth, reader: reader)) ?? nil
             let height = (try? directory.integer(TIFFTag.imageLength, reader: reader)) ?? nil
@@ -219,6 +219,8 @@ final class TIFFDecoder: FormatDecoder {
         properties.extra.append((key: "compression", value: TIFFTag.compressionName(layout.compression)))
         properties.extra.append((key: "layout", value: layout.isTiled ? "tiles \(layout.chunkWidth)×\(layout.chunkHeight)" : "strips of \(layout.chunkHeight) rows"))
         if let icc = try? directory.bytes(34675, reader: reader, limit: options.limits.maxMetadataBytes) { properties.iccProfile = icc }
+        // Classic TIFF's IFD layout is EXIF's (BigTIFF's 20-byte entries are not).
+        if variant == .classic { properties.exifMetadata = EXIFReader.read(tiff: bytes, endianness: endianness, ifd: directory.offset) }
         return properties
     }
 

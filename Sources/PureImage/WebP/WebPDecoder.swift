@@ -321,6 +321,7 @@ final class WebPDecoder: FormatDecoder {
         case "EXIF":
             metadataBytes += payload.count
             properties?.exif = payload
+            properties?.exifMetadata = EXIFReader.read(block: payload)
             if let orientation = EXIFOrientation.read(payload[...]) { properties?.orientation = orientation }
         case "XMP ":
             metadataBytes += payload.count
