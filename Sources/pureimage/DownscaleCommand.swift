@@ -23,9 +23,13 @@ enum DownscaleCommand {
 
     static let thumbnailHelp = """
     usage: pureimage thumbnail FILE -o OUT --max-pixel-size N [--apply-orientation]
+                               [--from image|embedded|embedded-if-large-enough]
 
     ImageIO's thumbnail: the longest side at most N pixels, the aspect ratio kept, never
     enlarged; --apply-orientation turns it upright per the EXIF orientation.
+    --from   image (default): from the image itself; embedded: the EXIF thumbnail whenever the
+             file has one (ImageIO's FromImageIfAbsent); embedded-if-large-enough: the EXIF
+             thumbnail when its longer side reaches N, else the image.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -62,16 +66,21 @@ enum DownscaleCommand {
     }
 
     static func runThumbnail(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--max-pixel-size"], allowedFlags: ["--apply-orientation", "--help", "-h"])
+        let parsed = try Arguments(arguments, valued: ["-o", "--output", "--max-pixel-size", "--from"], allowedFlags: ["--apply-orientation", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(thumbnailHelp); return ExitStatus.success }
         guard parsed.positional.count == 1, let path = parsed.positional.first else { throw UsageError(message: "thumbnail takes exactly one FILE") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError(message: "thumbnail needs -o OUT") }
         guard let text = parsed.value("--max-pixel-size"), let size = Int(text), size > 0 else {
             throw UsageError(message: "thumbnail needs --max-pixel-size N (N > 0)")
         }
+        let sources: [String: ThumbnailSource] = ["image": .image, "embedded": .embeddedIfPresent, "embedded-if-large-enough": .embeddedIfLargeEnough]
+        guard let thumbnailSource = sources[parsed.value("--from") ?? "image"] else {
+            throw UsageError(message: "--from takes image, embedded or embedded-if-large-enough")
+        }
         do {
             let source = try ImageSource(contentsOfFile: path)
-            let bitmap = try source.thumbnail(maxPixelSize: size, applyOrientation: parsed.has("--apply-orientation"), output: .canonicalRGBA)
+            let bitmap = try source.thumbnail(maxPixelSize: size, applyOrientation: parsed.has("--apply-orientation"),
+                                              output: .canonicalRGBA, from: thumbnailSource)
             return try write(bitmap, to: output)
         } catch let error as DecodeError {
             return CLI.report(path, error)

@@ -147,6 +147,18 @@ public enum Downscaler {
     }
 }
 
+/// Where `ImageSource.thumbnail(maxPixelSize:from:)` takes its pixels from.
+public enum ThumbnailSource: Sendable, Hashable {
+    /// The image itself (ImageIO's `kCGImageSourceCreateThumbnailFromImageAlways`).
+    case image
+    /// The embedded EXIF thumbnail whenever there is one, however small, else the image
+    /// (`kCGImageSourceCreateThumbnailFromImageIfAbsent`).
+    case embeddedIfPresent
+    /// The embedded thumbnail when its longer side reaches `maxPixelSize` (or the image's own
+    /// longer side, if that is smaller), so the result is as large as from the image; else the image.
+    case embeddedIfLargeEnough
+}
+
 extension ImageSource {
     /// The plan `decodedAndScaledDown(limitBytes:)` follows for this image.
     public func downscalePlan(limitBytes: Int) throws(DecodeError) -> DownscalePlan {
@@ -176,9 +188,24 @@ extension ImageSource {
     /// `CGImageSourceCreateThumbnailAtIndex` with `kCGImageSourceThumbnailMaxPixelSize`: the
     /// longest side at most `maxPixelSize`, aspect kept, never enlarged; EXIF orientation applied
     /// when asked (`kCGImageSourceCreateThumbnailWithTransform`). Same streaming path.
+    ///
+    /// `from` chooses between the image and the JPEG thumbnail a camera stores in EXIF IFD1
+    /// (`ThumbnailSource`); an embedded thumbnail is scaled the same way and oriented by the
+    /// image's orientation (it is stored as the image is). One that is absent or does not decode
+    /// leaves the image to make the thumbnail from.
     public func thumbnail(maxPixelSize: Int, applyOrientation: Bool = false,
-                          output: ImageDecodingOptions.Output = .display) throws(DecodeError) -> Bitmap {
+                          output: ImageDecodingOptions.Output = .display,
+                          from thumbnailSource: ThumbnailSource = .image) throws(DecodeError) -> Bitmap {
         let header = try headerProperties()
+        if thumbnailSource != .image, let embedded = embeddedThumbnail(header) {
+            let longest = max(embedded.width, embedded.height)
+            if thumbnailSource == .embeddedIfPresent || longest >= min(maxPixelSize, max(header.width, header.height)),
+               var bitmap = try? embedded.source.thumbnail(maxPixelSize: maxPixelSize, applyOrientation: false, output: output) {
+                // (A damaged embedded thumbnail is no error of the image's: the image makes it instead.)
+                if applyOrientation { bitmap = bitmap.oriented(header.orientation) }
+                return bitmap
+            }
+        }
         let plan = ThumbnailPlan(sourceWidth: header.width, sourceHeight: header.height, maxPixelSize: maxPixelSize)
         if plan.width == header.width && plan.height == header.height {
             return try firstFrame(options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
@@ -187,6 +214,15 @@ extension ImageSource {
                                                   width: plan.width, height: plan.height)
         try deliverScaled(&bitmap, output: output, applyOrientation: applyOrientation)
         return bitmap
+    }
+
+    /// The EXIF IFD1 JPEG thumbnail, when the headers point at one that is a JPEG whose own
+    /// header reads.
+    private func embeddedThumbnail(_ header: ImageProperties) -> (source: ImageSource, width: Int, height: Int)? {
+        guard let exif = header.exif, let range = header.exifMetadata?.thumbnailRange, range.upperBound <= exif.count,
+              let source = try? ImageSource(bytes: Array(exif[range]), format: .jpeg, options: options),
+              let properties = try? source.properties() else { return nil }
+        return (source, properties.width, properties.height)
     }
 
     private func deliverScaled(_ bitmap: inout Bitmap, output: ImageDecodingOptions.Output, applyOrientation: Bool) throws(DecodeError) {

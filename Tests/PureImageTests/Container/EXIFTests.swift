@@ -127,4 +127,27 @@ struct EXIFTests {
         }
         #expect(EXIFReader.read(block: Array("no TIFF here".utf8)) == nil)
     }
+
+    /// Thumbnails from the EXIF IFD1 JPEG: taken when asked for (and large enough), scaled like
+    /// any thumbnail and oriented by the image's orientation; otherwise made from the image.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(2)))
+    func embeddedThumbnailsAreUsedWhenAskedFor() throws {
+        var checked = 0
+        for entry in Corpus.manifest() where entry.format == "jpeg" && entry.expectation == "valid" {
+            guard checked < 12, let bytes = Corpus.read(entry), bytes.count < 4 << 20, let source = try? ImageSource(bytes: bytes),
+                  let header = try? source.properties(), let exif = header.exif, let range = header.exifMetadata?.thumbnailRange,
+                  let embedded = try? ImageSource(bytes: Array(exif[range])), let small = try? embedded.properties(),
+                  max(small.width, small.height) >= 32, max(header.width, header.height) > 2 * max(small.width, small.height) else { continue }
+            checked += 1
+            let fromEmbedded = try embedded.thumbnail(maxPixelSize: 32)
+            #expect(try source.thumbnail(maxPixelSize: 32, from: .embeddedIfPresent) == fromEmbedded, "\(entry.path)")
+            #expect(try source.thumbnail(maxPixelSize: 32, from: .embeddedIfLargeEnough) == fromEmbedded, "\(entry.path)")
+            let oriented = try source.thumbnail(maxPixelSize: 32, applyOrientation: true, from: .embeddedIfPresent)
+            #expect(oriented == fromEmbedded.oriented(header.orientation), "\(entry.path)")
+            // Larger than the embedded one: the image makes it.
+            let large = 2 * max(small.width, small.height)
+            #expect(try source.thumbnail(maxPixelSize: large, from: .embeddedIfLargeEnough) == source.thumbnail(maxPixelSize: large), "\(entry.path)")
+        }
+        #expect(checked >= 3, "\(checked) corpus JPEGs with an EXIF thumbnail checked")
+    }
 }
