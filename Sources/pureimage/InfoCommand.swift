@@ -73,6 +73,16 @@ enum InfoCommand {
         object["exifBytes"] = p.exif.map { .int($0.count) } ?? .null
         object["exif"] = p.exifMetadata.map { exifJSON($0) } ?? .null
         object["iccProfileBytes"] = p.iccProfile.map { .int($0.count) } ?? .null
+        object["iccProfileDescription"] = p.iccProfileDescription.map { .string($0) } ?? .null
+        object["jfif"] = p.jfif.map { jfif in
+            var item = JSONObject()
+            item["version"] = .string("\(jfif.majorVersion).\(jfif.minorVersion < 10 ? "0" : "")\(jfif.minorVersion)")
+            item["densityUnit"] = .int(jfif.densityUnit)
+            item["xDensity"] = .int(jfif.xDensity)
+            item["yDensity"] = .int(jfif.yDensity)
+            return .object(item)
+        } ?? .null
+        if p.format == .png { object["png"] = pngJSON(p.png) }
         object["text"] = .array(p.text.map { entry in
             var item = JSONObject()
             item["keyword"] = .string(entry.keyword)
@@ -85,6 +95,44 @@ enum InfoCommand {
         object["truncated"] = .bool(truncation != nil)
         object["warnings"] = .array(warnings.map { .string($0.description) })
         return JSONValue.object(object).serialized()
+    }
+
+    static func fields(_ pairs: [(String, JSONValue)]) -> JSONObject {
+        var object = JSONObject()
+        for (key, value) in pairs { object[key] = value }
+        return object
+    }
+
+    /// tIME as "YYYY-MM-DD hh:mm:ss" (with `separator` between date and time).
+    static func timestamp(_ t: PNGProperties.ModificationTime, separator: String) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(t.year, 4))-\(pad(t.month, 2))-\(pad(t.day, 2))\(separator)\(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2))"
+    }
+
+    /// The PNG chunks' facts that are present.
+    static func pngJSON(_ png: PNGProperties) -> JSONValue {
+        var object = JSONObject()
+        if let gamma = png.gamma { object["gamma"] = .double(gamma) }
+        if let c = png.chromaticities {
+            object["chromaticities"] = .array([c.whiteX, c.whiteY, c.redX, c.redY, c.greenX, c.greenY, c.blueX, c.blueY].map { .double($0) })
+        }
+        if let intent = png.sRGBIntent { object["sRGBIntent"] = .int(intent) }
+        if let name = png.iccProfileName { object["iccProfileName"] = .string(name) }
+        if let bits = png.significantBits { object["significantBits"] = .array(bits.map { .int($0) }) }
+        switch png.background {
+        case .paletteIndex(let index): object["background"] = .object(fields([("index", .int(index))]))
+        case .gray(let gray): object["background"] = .object(fields([("gray", .int(gray))]))
+        case .rgb(let r, let g, let b): object["background"] = .object(fields([("rgb", .array([.int(r), .int(g), .int(b)]))]))
+        case nil: break
+        }
+        if let density = png.pixelsPerUnit {
+            object["pixelsPerUnit"] = .object(fields([("x", .int(density.x)), ("y", .int(density.y)), ("perMetre", .bool(density.perMetre))]))
+        }
+        if let t = png.modificationTime { object["modificationTime"] = .string(timestamp(t, separator: "T") + "Z") }
+        return .object(object)
     }
 
     /// EXIF as ImageIO's dictionaries: {"TIFF": {"Make": …}, "Exif": {…}, "GPS": {…}} (a tag
@@ -164,7 +212,21 @@ enum InfoCommand {
             if let position = exif.coordinate { lines.append("gps:           \(position.latitude), \(position.longitude)") }
             lines.append("exif tags:     \(exif.entries.count) (--json lists them)")
         }
-        if let icc = p.iccProfile { lines.append("icc profile:   \(icc.count) bytes") }
+        if let icc = p.iccProfile {
+            lines.append("icc profile:   \(icc.count) bytes" + (p.iccProfileDescription.map { " (\($0))" } ?? ""))
+        }
+        if let jfif = p.jfif {
+            let unit = [0: "(aspect ratio)", 1: "dpi", 2: "dots per cm"][jfif.densityUnit] ?? "unit \(jfif.densityUnit)"
+            lines.append("jfif:          \(jfif.majorVersion).\(jfif.minorVersion < 10 ? "0" : "")\(jfif.minorVersion), \(jfif.xDensity)x\(jfif.yDensity) \(unit)")
+        }
+        if let gamma = p.png.gamma { lines.append("gamma:         \(gamma)") }
+        if let intent = p.png.sRGBIntent {
+            lines.append("srgb:          intent \(intent) (\(["perceptual", "relative colorimetric", "saturation", "absolute colorimetric"][intent]))")
+        }
+        if let density = p.png.pixelsPerUnit {
+            lines.append("pixel density: \(density.x)x\(density.y)" + (density.perMetre ? " per metre (\(Int((Double(density.x) * 0.0254).rounded())) dpi)" : " (aspect ratio)"))
+        }
+        if let t = p.png.modificationTime { lines.append("modified:      " + timestamp(t, separator: " ") + " UTC") }
         for entry in p.text { lines.append("text:          \(entry.keyword): \(entry.text.prefix(200))") }
         for (key, value) in p.extra { lines.append("\(key):".padding(15) + value) }
         if let truncation { lines.append("truncated:     \(truncation)") }

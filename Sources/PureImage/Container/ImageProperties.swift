@@ -28,6 +28,13 @@ public struct ImageProperties: Sendable {
     public var exifMetadata: EXIFMetadata?
     /// ICC profile bytes, when present (PNG iCCP decompressed, JPEG APP2 reassembled).
     public var iccProfile: [UInt8]?
+    /// The ICC profile's own description (its 'desc' tag, ICC.1 §9.2.41), when it has one.
+    public var iccProfileDescription: String? { iccProfile.flatMap(ICCProfileDescription.read) }
+    /// PNG: gamma, chromaticities, sRGB intent, significant bits, background, pixel density,
+    /// modification time (all chunks the file has; empty for other formats).
+    public var png: PNGProperties
+    /// JPEG: the JFIF APP0 segment, when present.
+    public var jfif: JFIFProperties?
     /// Textual metadata in file order (PNG tEXt/zTXt/iTXt, JPEG COM, GIF comments).
     public var text: [TextEntry]
     /// Further format-specific facts as name/value pairs in a stable order (e.g. PNG gAMA).
@@ -48,6 +55,8 @@ public struct ImageProperties: Sendable {
         self.frames = []
         self.exif = nil
         self.exifMetadata = nil
+        self.png = PNGProperties()
+        self.jfif = nil
         self.iccProfile = nil
         self.text = []
         self.extra = []

@@ -347,10 +347,7 @@ final class JPEGDecoder: FormatDecoder {
         properties.orientation = metadata.orientation ?? .up
         properties.text = metadata.comments.map { TextEntry(keyword: "comment", text: $0) }
         properties.extra.removeAll()
-        if let jfif = metadata.jfif {
-            properties.extra.append(("jfifVersion", "\(jfif.majorVersion).\(jfif.minorVersion < 10 ? "0" : "")\(jfif.minorVersion)"))
-            properties.extra.append(("jfifDensity", "\(jfif.xDensity)x\(jfif.yDensity) unit \(jfif.densityUnit)"))
-        }
+        properties.jfif = metadata.jfif
         if let transform = metadata.adobeTransform { properties.extra.append(("adobeTransform", String(transform))) }
         properties.iccProfile = metadata.iccProfile().profile
     }

@@ -17,14 +17,14 @@ enum PNGMetadata {
         switch type {
         case .gAMA:  // §11.3.3.2: gamma × 100000
             guard bytes.count == 4 else { return "gAMA: length \(bytes.count), must be 4" }
-            properties.extra.append(("gamma", String(Double(u32(0)) / 100000)))
+            properties.png.gamma = Double(u32(0)) / 100000
         case .cHRM:  // §11.3.3.1: eight values × 100000
             guard bytes.count == 32 else { return "cHRM: length \(bytes.count), must be 32" }
-            let values = (0..<8).map { String(Double(u32($0 * 4)) / 100000) }
-            properties.extra.append(("chromaticities", values.joined(separator: ",")))
+            let v = (0..<8).map { Double(u32($0 * 4)) / 100000 }
+            properties.png.chromaticities = .init(whiteX: v[0], whiteY: v[1], redX: v[2], redY: v[3], greenX: v[4], greenY: v[5], blueX: v[6], blueY: v[7])
         case .sRGB:  // §11.3.3.5: rendering intent 0...3
             guard bytes.count == 1, bytes[0] <= 3 else { return "sRGB: invalid rendering intent" }
-            properties.extra.append(("sRGBIntent", String(bytes[0])))
+            properties.png.sRGBIntent = Int(bytes[0])
         case .iCCP:  // §11.3.3.3: name, 0, method 0, zlib profile
             guard let nul = bytes.firstIndex(of: 0), nul >= 1, nul <= 79, nul + 1 < bytes.count, bytes[nul + 1] == 0 else {
                 return "iCCP: malformed profile name or compression method"
@@ -32,7 +32,7 @@ enum PNGMetadata {
             switch ZlibInflater.inflateAll(data.dropFirst(nul + 2), limit: limits.maxMetadataBytes) {
             case .complete(let profile):
                 properties.iccProfile = profile
-                properties.extra.append(("iccProfileName", latin1(bytes[0..<nul])))
+                properties.png.iccProfileName = latin1(bytes[0..<nul])
             case .truncated: return "iCCP: compressed profile is truncated"
             case .overLimit: return "iCCP: profile larger than the metadata limit"
             case .corrupt(let message): return "iCCP: \(message)"
@@ -40,27 +40,26 @@ enum PNGMetadata {
         case .sBIT:  // §11.3.3.4
             let expected = [PNGColorType.grayscale: 1, .truecolor: 3, .indexed: 3, .grayscaleAlpha: 2, .truecolorAlpha: 4][header.colorType] ?? 0
             guard bytes.count == expected else { return "sBIT: length \(bytes.count), expected \(expected)" }
-            properties.extra.append(("significantBits", bytes.map(String.init).joined(separator: ",")))
+            properties.png.significantBits = bytes.map(Int.init)
         case .bKGD:  // §11.3.5.1
-            let value: String
             switch header.colorType {
             case .indexed:
                 guard bytes.count == 1 else { return "bKGD: length \(bytes.count), expected 1" }
-                value = "index \(bytes[0])"
+                properties.png.background = .paletteIndex(Int(bytes[0]))
             case .grayscale, .grayscaleAlpha:
                 guard bytes.count == 2 else { return "bKGD: length \(bytes.count), expected 2" }
-                value = "gray \(u16(0))"
+                properties.png.background = .gray(Int(u16(0)))
             case .truecolor, .truecolorAlpha:
                 guard bytes.count == 6 else { return "bKGD: length \(bytes.count), expected 6" }
-                value = "rgb \(u16(0)),\(u16(2)),\(u16(4))"
+                properties.png.background = .rgb(Int(u16(0)), Int(u16(2)), Int(u16(4)))
             }
-            properties.extra.append(("background", value))
         case .pHYs:  // §11.3.5.3: x, y pixels per unit; unit 0 unknown, 1 metre
             guard bytes.count == 9 else { return "pHYs: length \(bytes.count), must be 9" }
-            properties.extra.append(("pixelsPerUnit", "\(u32(0))x\(u32(4))" + (bytes[8] == 1 ? " per metre" : "")))
+            properties.png.pixelsPerUnit = .init(x: Int(u32(0)), y: Int(u32(4)), perMetre: bytes[8] == 1)
         case .tIME:  // §11.3.6.1
             guard bytes.count == 7 else { return "tIME: length \(bytes.count), must be 7" }
-            properties.extra.append(("modified", "\(u16(0))-\(bytes[2])-\(bytes[3]) \(bytes[4]):\(bytes[5]):\(bytes[6])"))
+            properties.png.modificationTime = .init(year: Int(u16(0)), month: Int(bytes[2]), day: Int(bytes[3]),
+                                                    hour: Int(bytes[4]), minute: Int(bytes[5]), second: Int(bytes[6]))
         case .tEXt:  // §11.3.4.3: keyword (1–79 bytes Latin-1), 0, text
             guard let nul = bytes.firstIndex(of: 0), nul >= 1, nul <= 79 else { return "tEXt: malformed keyword" }
             properties.text.append(TextEntry(keyword: latin1(bytes[0..<nul]), text: latin1(bytes[(nul + 1)...])))

@@ -111,7 +111,7 @@ import Testing
         var metadata = JPEGMetadata()
         // APP0 JFIF 1.02, dpi, 72×72, no thumbnail.
         _ = metadata.absorb(Self.segment(0xE0, [0x4A, 0x46, 0x49, 0x46, 0x00, 1, 2, 1, 0, 72, 0, 72, 0, 0]))
-        #expect(metadata.jfif == JPEGMetadata.JFIF(majorVersion: 1, minorVersion: 2, densityUnit: 1, xDensity: 72, yDensity: 72))
+        #expect(metadata.jfif == JFIFProperties(majorVersion: 1, minorVersion: 2, densityUnit: 1, xDensity: 72, yDensity: 72))
         // APP1 EXIF, little-endian, IFD0 with one entry: Orientation (274) SHORT 1 = 6.
         let exif: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0,
                              0x49, 0x49, 42, 0, 8, 0, 0, 0,

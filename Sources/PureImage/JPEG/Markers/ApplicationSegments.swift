@@ -6,15 +6,7 @@
 /// colour space. The rest (EXIF, ICC, comments) are ours to report.
 struct JPEGMetadata {
     /// JFIF APP0 ("JFIF\0"): version, density unit (0 none, 1 dpi, 2 dpcm), X and Y density.
-    struct JFIF: Equatable {
-        var majorVersion: Int
-        var minorVersion: Int
-        var densityUnit: Int
-        var xDensity: Int
-        var yDensity: Int
-    }
-
-    var jfif: JFIF?
+    var jfif: JFIFProperties?
     /// Adobe APP14 transform flag: 0 unknown (RGB or CMYK), 1 YCbCr, 2 YCCK.
     var adobeTransform: Int?
     /// The first EXIF APP1 block, after "Exif\0\0".
@@ -31,7 +23,7 @@ struct JPEGMetadata {
         case JPEGMarker.app0:
             // libjpeg `examine_app0`: "JFIF\0" and at least 14 bytes.
             if body.count >= 14, body.starts(with: [0x4A, 0x46, 0x49, 0x46, 0x00]) {
-                jfif = JFIF(majorVersion: segment.byte(5), minorVersion: segment.byte(6), densityUnit: segment.byte(7),
+                jfif = JFIFProperties(majorVersion: segment.byte(5), minorVersion: segment.byte(6), densityUnit: segment.byte(7),
                             xDensity: segment.uint16(8), yDensity: segment.uint16(10))
                 if segment.byte(5) != 1 {
                     return "JFIF major version \(segment.byte(5)) (libjpeg warns and goes on)"
