@@ -3,7 +3,7 @@
 
     python3 Conformance/generate_bench_corpus.py [--out Conformance/bench-corpus] [--quick-only]
 
-Writes three folders:
+Writes four folders:
 
     bench-corpus/default/   large photo-like images, ~2-12 megapixels (the default bench run),
                             WebP included (cwebp lossy / lossy+alpha / lossless, gif2webp)
@@ -11,6 +11,8 @@ Writes three folders:
                             a 12000x8000 baseline 4:2:0 JPEG, a 9000x6000 RGB8 PNG and the same
                             pixels as a 9000x6000 TIFF with LZW + horizontal predictor
     bench-corpus/quick/     the same recipes at 640x480, a smoke subset (`pureimage-bench --quick`)
+    bench-corpus/playback/  one 300-frame 480x360 animation as GIF and as APNG, for the
+                            animation-memory row (every run, --quick included)
 
 Everything is deterministic: the pixels come from seeded numpy generators (PCG64), and the
 encoders are fixed command-line tools (cjpeg from libjpeg-turbo-progs, ImageMagick `convert`,
@@ -294,6 +296,27 @@ def generate_default(folder, scratch):
     write_webps(medium, folder, ["animated"], 23, scratch, gif_folder=folder)   # the 1000x750 GIF animation
 
 
+def generate_playback(folder, scratch):
+    # The animation-memory row: one animation of 300 frames of 480x360 (a photo with a moving
+    # disc), stored as GIF and as APNG (frame 0 is the default image), played to its end by
+    # PureImage in a child process each. Pillow writes both from the same RGB frames.
+    w, h, frames = 480, 360, 300
+    background = Image.fromarray(photo(w, h, seed=41), "RGB")
+    radius = 40
+    images = []
+    for index in range(frames):
+        frame = background.copy()
+        cx = radius + (w - 2 * radius) * index // (frames - 1)
+        cy = radius + (h - 2 * radius) * ((index * 7) % frames) // (frames - 1)
+        ImageDraw.Draw(frame).ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=(250, 240, 40))
+        images.append(frame)
+    images[0].save(os.path.join(folder, f"anim{frames}-{w}x{h}.png"), save_all=True, append_images=images[1:], duration=40, loop=0)
+    palette = background.quantize(256, method=Image.Quantize.MEDIANCUT)
+    indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in images]
+    indexed[0].save(os.path.join(folder, f"anim{frames}-{w}x{h}.gif"), save_all=True, append_images=indexed[1:],
+                    duration=40, loop=0, disposal=1)
+
+
 def generate_downscale(folder, scratch):
     # Above the downscaler's 15 728 640-pixel threshold (60 MB of RGBA), so that
     # decodedAndScaledDown(limitBytes: 0) scales all three: the JPEG to 4857x3238 through a
@@ -330,7 +353,7 @@ def main():
 
     with open(os.path.abspath(__file__), "rb") as f:
         version = hashlib.sha256(f.read()).hexdigest()
-    sets = [("quick", generate_quick)]
+    sets = [("quick", generate_quick), ("playback", generate_playback)]
     if not args.quick_only:
         sets += [("default", generate_default), ("downscale", generate_downscale)]
     with tempfile.TemporaryDirectory() as scratch:

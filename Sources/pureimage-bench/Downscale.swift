@@ -53,6 +53,9 @@ enum ChildSide: String {
     /// The reference library's full decode in the layout of the decode rows (libjpeg-turbo RGB8,
     /// libpng RGBA8, libtiff RGBA8): what decoding the whole image costs.
     case reference = "reference-decode"
+    /// PureImage playing an animation: every frame in order through one `ImageSource`, display
+    /// output (the playback rows: "width" reports the frame count, "height" the canvas height).
+    case play = "pureimage-play"
 }
 
 extension CaseFactory {
@@ -185,6 +188,16 @@ enum ChildWorker {
                 report("error the reference library failed on \(path)", status: 1)
             }
             size = decoded
+        case .play:
+            do {
+                let source = try ImageSource(bytes: bytes)
+                let frames = try source.properties().frameCount
+                var height = 0
+                for index in 0 ..< frames { height = try source.image(at: index, options: .init(output: .display)).height }
+                size = (frames, height)
+            } catch {
+                report("error PureImage: \(error)", status: 1)
+            }
         }
         let milliseconds = (now() - start) * 1000
         let peakKB = highWaterMarkKB()

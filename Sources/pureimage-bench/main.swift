@@ -267,6 +267,37 @@ if !downscaleResults.isEmpty {
     for result in downscaleResults { print(DownscaleTable.row(result)) }
 }
 
+// The animation-memory rows: each animation of bench-corpus/playback played to its end, as APNG
+// and as GIF, by PureImage in fresh child processes (two runs each: the minimum time, the
+// largest peak). What they show: the APNG decoder keeps frames compressed, as GIF does.
+let playbackCorpus = "Conformance/bench-corpus/playback"
+if options.paths.isEmpty && options.downscale && CorpusWalk.isDirectory(playbackCorpus) {
+    print("\nplayback: every frame in order through one ImageSource (display output), PureImage, a fresh child process per run;")
+    print("peak MB = the child's VmHWM, before MB = after reading the file; peak ratio = APNG peak / GIF peak (target ≤ 1.5)")
+    print(["file", "frames", "APNG ms", "APNG peak MB", "GIF ms", "GIF peak MB", "before MB", "peak ratio"]
+        .enumerated().map { pad($1, [24, 6, 8, 12, 8, 11, 10, 10][$0], right: $0 > 0) }.joined(separator: " "))
+    for apng in CorpusWalk.files(under: playbackCorpus) where apng.hasSuffix(".png") {
+        let gif = String(apng.dropLast(4)) + ".gif"
+        func play(_ path: String) -> (ms: Double, peakKB: Int, beforeKB: Int, frames: Int)? {
+            var best: (ms: Double, peakKB: Int, beforeKB: Int, frames: Int)?
+            for _ in 0 ..< 2 {
+                guard case .success(let report) = ChildProcess.run(.play, path: path, limitBytes: 0, clock: options.clock) else { return nil }
+                best = (min(best?.ms ?? .infinity, report.milliseconds), max(best?.peakKB ?? 0, report.peakKB), report.inputKB, report.width)
+            }
+            return best
+        }
+        let name = String(apng.split(separator: "/").last ?? "").dropLast(4)
+        guard let ours = play(apng), let theirs = play(gif), ours.frames == theirs.frames else {
+            print("\(name): a child failed or the frame counts differ")
+            continue
+        }
+        let cells = [String(name), String(ours.frames), fixed(ours.ms, 1), DownscaleTable.megabytes(ours.peakKB), fixed(theirs.ms, 1),
+                     DownscaleTable.megabytes(theirs.peakKB), "\(DownscaleTable.megabytes(ours.beforeKB))/\(DownscaleTable.megabytes(theirs.beforeKB))",
+                     fixed(Double(ours.peakKB) / Double(max(1, theirs.peakKB)), 2)]
+        print(cells.enumerated().map { pad($1, [24, 6, 8, 12, 8, 11, 10, 10][$0], right: $0 > 0) }.joined(separator: " "))
+    }
+}
+
 let elapsed = wallNow() - started
 let timed = results.filter { $0.measurement != nil }
 print("\n\(results.count) cases, \(timed.count) timed, \(results.count - timed.count) skipped; \(fixed(elapsed, 1)) s")
