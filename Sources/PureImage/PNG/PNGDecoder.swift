@@ -702,27 +702,32 @@ final class PNGDecoder: FormatDecoder {
         updateAnimationProperties()
     }
 
+    /// Keeps `properties` in step with the frames; called for every frame, in constant time per
+    /// new frame: properties are mutated in place (`properties?.…`, a copy of the struct would
+    /// copy its arrays) and only frames not yet listed are appended, so N frames cost O(N).
     private func updateAnimationProperties() {
-        guard var properties else { return }
-        if let animation, !frameControls.isEmpty || currentFrame != nil || frameAwaitingData != nil || pendingControl != nil {
-            properties.frameCount = max(1, frameControls.count)
-            properties.loopCount = animation.playCount
-            let frameAlpha = properties.hasAlpha
-            properties.frames = frameControls.map { control in
-                FrameProperties(delay: control.delaySeconds, x: control.x, y: control.y, width: control.width, height: control.height,
-                                disposal: control.dispose == .none ? .none : control.dispose == .background ? .background : .previous,
-                                blend: control.blend == .source ? .source : .over, hasAlpha: frameAlpha)
-            }
-            properties.extra.removeAll { $0.key == "apngFrames" || $0.key == "apngDefaultImageIsFrame" }
-            properties.extra.append(("apngFrames", String(animation.frameCount)))
-            properties.extra.append(("apngDefaultImageIsFrame", String(defaultImageIsFrame)))
-        } else {
-            properties.frameCount = 1
-            properties.loopCount = nil
-            properties.frames = []
-            properties.extra.removeAll { $0.key == "apngFrames" || $0.key == "apngDefaultImageIsFrame" }
+        guard properties != nil else { return }
+        properties?.extra.removeAll { $0.key == "apngFrames" || $0.key == "apngDefaultImageIsFrame" }
+        guard let animation, !frameControls.isEmpty || currentFrame != nil || frameAwaitingData != nil || pendingControl != nil else {
+            properties?.frameCount = 1
+            properties?.loopCount = nil
+            properties?.frames = []
+            return
         }
-        self.properties = properties
+        properties?.frameCount = max(1, frameControls.count)
+        properties?.loopCount = animation.playCount
+        let frameAlpha = properties?.hasAlpha ?? false
+        if let listed = properties?.frames, listed.count > frameControls.count || listed.first.map({ $0.hasAlpha != frameAlpha }) ?? false {
+            properties?.frames = []   // frames dropped, or the colour type's alpha learnt late: list them again
+        }
+        while let listed = properties?.frames.count, listed < frameControls.count {
+            let control = frameControls[listed]
+            properties?.frames.append(FrameProperties(delay: control.delaySeconds, x: control.x, y: control.y, width: control.width, height: control.height,
+                                                      disposal: control.dispose == .none ? .none : control.dispose == .background ? .background : .previous,
+                                                      blend: control.blend == .source ? .source : .over, hasAlpha: frameAlpha))
+        }
+        properties?.extra.append(("apngFrames", String(animation.frameCount)))
+        properties?.extra.append(("apngDefaultImageIsFrame", String(defaultImageIsFrame)))
     }
 
     /// IEND, or first-frame-only completion: check that the image is all there.
