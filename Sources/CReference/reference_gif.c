@@ -315,3 +315,48 @@ void pi_ref_gif_free(PIRefGIF *gif)
     gif->frames = NULL;
     gif->frame_count = 0;
 }
+
+// The bench's properties row: the record walk an app makes for a frame count and timings —
+// every record read, the image data passed over code block by code block (DGifGetCode /
+// DGifGetCodeNext, no LZW decoding). Returns the frames found, -1 when DGifOpen refuses.
+int pi_ref_gif_record_walk_frames(const uint8_t *data, size_t size)
+{
+    ref_gif_source source = {data, size, 0};
+    int error = 0;
+    int frames = 0;
+    GifFileType *gif = DGifOpen(&source, ref_gif_read, &error);
+    if (gif == NULL) {
+        return -1;
+    }
+    for (;;) {
+        GifRecordType type;
+        GifByteType *block = NULL;
+        int code_size = 0;
+        int code = 0;
+        if (DGifGetRecordType(gif, &type) == GIF_ERROR || type == TERMINATE_RECORD_TYPE) {
+            break;
+        }
+        if (type == IMAGE_DESC_RECORD_TYPE) {
+            if (DGifGetImageDesc(gif) == GIF_ERROR || DGifGetCode(gif, &code_size, &block) == GIF_ERROR) {
+                break;
+            }
+            while (block != NULL) {
+                if (DGifGetCodeNext(gif, &block) == GIF_ERROR) {
+                    block = NULL;
+                }
+            }
+            frames++;
+        } else if (type == EXTENSION_RECORD_TYPE) {
+            if (DGifGetExtension(gif, &code, &block) == GIF_ERROR) {
+                break;
+            }
+            while (block != NULL) {
+                if (DGifGetExtensionNext(gif, &block) == GIF_ERROR) {
+                    block = NULL;
+                }
+            }
+        }
+    }
+    DGifCloseFile(gif, &error);
+    return frames;
+}

@@ -319,3 +319,30 @@ int pi_ref_jpeg_decode_scans(const uint8_t *data, size_t size, void *context,
     }
     return passes;
 }
+
+// The bench's properties row: jpeg_read_header alone (markers up to the first SOS), keeping
+// APP1 and APP2 as a properties call keeps EXIF and ICC. Returns the width, -1 when refused.
+int pi_ref_jpeg_header_width(const uint8_t *data, size_t size)
+{
+    struct jpeg_decompress_struct cinfo;
+    ref_jpeg_error err;
+    volatile int width = -1;
+    if (ref_jpeg_check_input(data, size) != NULL) {
+        return -1;
+    }
+    ref_jpeg_init_error(&err);
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    if (jpeg_read_header(&cinfo, TRUE) == JPEG_HEADER_OK) {
+        width = (int)cinfo.image_width;
+    }
+    jpeg_destroy_decompress(&cinfo);
+    return width;
+}

@@ -164,7 +164,7 @@ void pi_ref_gif_composer_free(PIRefGIFComposer *composer);
 // An IFD loop ends the count where libtiff detects it.
 int pi_ref_tiff_page_count(const uint8_t *data, size_t size);
 
-// Header-only calls (reference_headers.c), the bench's properties rows: jpeg_read_header and
+// Header-only calls (beside each library's decode), the bench's properties rows: jpeg_read_header and
 // png_read_info (image width, -1 when refused), giflib's record walk with the image data passed
 // over code block by code block (frames found, -1 when refused). libtiff's is
 // pi_ref_tiff_page_count (TIFFReadDirectory over the chain).
