@@ -5,7 +5,8 @@ import PureImage
 ///
 /// 1. `ImageSource` → properties → warnings → up to `maxFrames` frames in straight RGBA, and
 ///    frame 0 in SDWebImage's display BGRA, upright per the orientation;
-/// 2. a thumbnail and a scaled-down decode (the streaming downscaler);
+/// 2. a thumbnail (from the image and from an EXIF thumbnail) and a scaled-down decode (the
+///    streaming downscaler);
 /// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
 ///    (chosen by the input, the random split points seeded by it) with partial images between
 ///    updates.
@@ -66,23 +67,28 @@ public enum FuzzDriver {
         case pixels(Bitmap)
     }
 
-    /// Properties, warnings, then frame 0 in straight RGBA (the outcome compared with the
-    /// incremental path); with `allFrames`, up to `maxFrames` frames and frame 0 again in the
+    /// The header walk (properties of every frame), then frame 0 in straight RGBA (the outcome
+    /// compared with the incremental path) with its warnings and truncation; with `allFrames`,
+    /// up to `maxFrames` frames (as many as the decode delivers) and frame 0 again in the
     /// display format, upright.
     static func decodeOneShot(_ bytes: [UInt8], format: ImageFormat?, allFrames: Bool) -> Outcome {
         do throws(DecodeError) {
             let source = try makeSource(bytes, format: format)
-            let properties = try source.properties()
-            _ = source.warnings
-            _ = source.truncation
-            let first = try source.image(at: 0, options: .init(output: .canonicalRGBA))
+            // The walk runs on every input; only the decode decides the outcome (the headers can
+            // be whole where the image data is not).
+            if let description = try? source.describe() {
+                for index in 0 ..< min(maxFrames, description.properties.frameCount) { _ = try? source.properties(at: index) }
+            }
+            let first = try source.decode(at: 0, options: .init(output: .canonicalRGBA))
+            _ = first.warnings
+            _ = first.truncation
             if allFrames {
                 _ = try source.image(at: 0, options: .init(output: .display, applyOrientation: true))
-                for index in 1 ..< max(1, min(maxFrames, properties.frameCount)) {
+                for index in 1 ..< max(1, min(maxFrames, first.properties.frameCount)) {
                     _ = try source.image(at: index, options: .init(output: .canonicalRGBA))
                 }
             }
-            return .pixels(first)
+            return .pixels(first.bitmap)
         } catch {
             return .failed(error.kind)
         }
@@ -92,6 +98,7 @@ public enum FuzzDriver {
     static func decodeScaled(_ bytes: [UInt8], format: ImageFormat?) {
         guard let source = try? makeSource(bytes, format: format) else { return }
         _ = try? source.thumbnail(maxPixelSize: 48, applyOrientation: true)
+        _ = try? source.thumbnail(maxPixelSize: 48, from: .embeddedIfPresent)   // the EXIF IFD1 JPEG, when there is one
         _ = try? source.decodedAndScaledDown(limitBytes: 1 << 14)
     }
 
