@@ -212,35 +212,3 @@ int pi_ref_png_info(const uint8_t *data, size_t size, int *width, int *height, i
     png_destroy_read_struct(&png, &info, NULL);
     return 0;
 }
-
-// The bench's properties row: png_read_info alone (every chunk up to the first IDAT). Returns
-// the width, -1 when refused.
-int pi_ref_png_header_width(const uint8_t *data, size_t size)
-{
-    ref_png_state state;
-    png_structp png;
-    png_infop info;
-    volatile int width = -1;
-    if (data == NULL || size == 0) {
-        return -1;
-    }
-    ref_png_init_state(&state, data, size);
-    png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, ref_png_error, ref_png_warning);
-    if (png == NULL) {
-        return -1;
-    }
-    info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        return -1;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &info, NULL);
-        return -1;
-    }
-    png_set_read_fn(png, &state, ref_png_read);
-    png_read_info(png, info);
-    width = (int)png_get_image_width(png, info);
-    png_destroy_read_struct(&png, &info, NULL);
-    return width;
-}

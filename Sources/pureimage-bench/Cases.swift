@@ -317,7 +317,7 @@ enum CaseFactory {
         let answer: (ImageProperties) -> Int
         switch format {
         case .jpeg: (reference, answer) = (("jpeg_read_header", { headerCall(bytes, pi_ref_jpeg_header_width) }), { $0.width })
-        case .png: (reference, answer) = (("png_read_info", { headerCall(bytes, pi_ref_png_header_width) }), { $0.width })
+        case .png: (reference, answer) = (("png_read_info", { pngInfoWidth(bytes) }), { $0.width })
         case .gif: (reference, answer) = (("giflib record walk", { headerCall(bytes, pi_ref_gif_record_walk_frames) }), { $0.frameCount })
         case .tiff: (reference, answer) = (("TIFFReadDirectory chain", { headerCall(bytes, pi_ref_tiff_page_count) }), { $0.frameCount })
         case .webp: (reference, answer) = (("WebPDemux", { headerCall(bytes, pi_ref_webp_demux_frames) }), { $0.frameCount })
@@ -346,6 +346,13 @@ enum CaseFactory {
         }
         benchCase.ours = { (try? ImageSource(bytes: bytes).properties()).map(answer) ?? -1 }
         return benchCase
+    }
+
+    /// `pi_ref_png_info` (png_read_info): the width, -1 when libpng refuses the header.
+    private static func pngInfoWidth(_ bytes: [UInt8]) -> Int {
+        var width: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { pi_ref_png_info($0.baseAddress, $0.count, &width, nil, nil, nil, nil) }
+        return status == 0 ? Int(width) : -1
     }
 
     private static func headerCall(_ bytes: [UInt8], _ call: (UnsafePointer<UInt8>?, Int) -> Int32) -> Int {

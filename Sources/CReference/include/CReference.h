@@ -164,12 +164,11 @@ void pi_ref_gif_composer_free(PIRefGIFComposer *composer);
 // An IFD loop ends the count where libtiff detects it.
 int pi_ref_tiff_page_count(const uint8_t *data, size_t size);
 
-// Header-only calls (beside each library's decode), the bench's properties rows: jpeg_read_header and
-// png_read_info (image width, -1 when refused), giflib's record walk with the image data passed
-// over code block by code block (frames found, -1 when refused). libtiff's is
-// pi_ref_tiff_page_count (TIFFReadDirectory over the chain).
+// Header-only calls (beside each library's decode), the bench's properties rows:
+// jpeg_read_header (image width, -1 when refused) and giflib's record walk with the image data
+// passed over code block by code block (frames found, -1 when refused). libpng's is
+// pi_ref_png_info, libtiff's pi_ref_tiff_page_count (TIFFReadDirectory over the chain).
 int pi_ref_jpeg_header_width(const uint8_t *data, size_t size);
-int pi_ref_png_header_width(const uint8_t *data, size_t size);
 int pi_ref_gif_record_walk_frames(const uint8_t *data, size_t size);
 // WebPDemux: the frame count (1 for a still) from the RIFF chunks, -1 when refused.
 int pi_ref_webp_demux_frames(const uint8_t *data, size_t size);

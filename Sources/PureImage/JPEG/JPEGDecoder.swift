@@ -343,7 +343,7 @@ final class JPEGDecoder: FormatDecoder {
 
     private func applyMetadata(to properties: inout ImageProperties) {
         properties.exif = metadata.exif
-        if properties.exifMetadata == nil, let exif = metadata.exif { properties.exifMetadata = EXIFReader.read(block: exif) }
+        properties.exifMetadata = metadata.exifMetadata
         properties.orientation = metadata.orientation ?? .up
         properties.text = metadata.comments.map { TextEntry(keyword: "comment", text: $0) }
         properties.extra.removeAll()

@@ -93,7 +93,7 @@ enum PNGMetadata {
             guard bytes.count >= 8 else { return "eXIf: too short" }
             properties.exif = bytes
             properties.exifMetadata = EXIFReader.read(block: bytes)
-            if let orientation = EXIFOrientation.read(data) { properties.orientation = orientation }
+            if let orientation = properties.exifMetadata?.orientation { properties.orientation = orientation }
         default:
             break  // hIST, sPLT, cICP, … : known, not reported; unknown ancillary chunks: skipped.
         }

@@ -322,7 +322,7 @@ final class WebPDecoder: FormatDecoder {
             metadataBytes += payload.count
             properties?.exif = payload
             properties?.exifMetadata = EXIFReader.read(block: payload)
-            if let orientation = EXIFOrientation.read(payload[...]) { properties?.orientation = orientation }
+            if let orientation = properties?.exifMetadata?.orientation { properties?.orientation = orientation }
         case "XMP ":
             metadataBytes += payload.count
             properties?.text.append(TextEntry(keyword: "XMP", text: String(decoding: payload, as: UTF8.self)))

@@ -43,6 +43,13 @@ public struct EXIFMetadata: Sendable, Hashable {
         }
     }
 
+    /// IFD0's Orientation (tag 274), the one ImageIO consults; nil when absent or not 1…8 (the
+    /// image is then shown as stored).
+    public var orientation: Orientation? {
+        guard case .integers(let values) = value(.tiff, "Orientation"), let first = values.first else { return nil }
+        return Orientation(rawValue: first)
+    }
+
     /// The GPS position in signed decimal degrees (south and west negative, Exif 2.32 §4.6.6),
     /// when the GPS IFD gives latitude and longitude as three rationals (degrees, minutes,
     /// seconds) with their references.

@@ -11,7 +11,9 @@ struct JPEGMetadata {
     var adobeTransform: Int?
     /// The first EXIF APP1 block, after "Exif\0\0".
     var exif: [UInt8]?
-    var orientation: Orientation?
+    var orientation: Orientation? { exifMetadata?.orientation }
+    /// The first EXIF block's tags (`EXIFReader`).
+    var exifMetadata: EXIFMetadata?
     /// ICC chunks by sequence number (1-based), with the count each chunk declared.
     var iccChunks: [(sequence: Int, count: Int, data: ArraySlice<UInt8>)] = []
     var comments: [String] = []
@@ -34,7 +36,7 @@ struct JPEGMetadata {
             if exif == nil, body.count >= 6, body.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) {
                 let tiff = body.dropFirst(6)
                 exif = Array(tiff)
-                orientation = EXIFOrientation.read(tiff)
+                exifMetadata = EXIFReader.read(block: exif ?? [])
             }
         case JPEGMarker.app0 + 2:
             // ICC.1:2010 Annex B.4: "ICC_PROFILE\0", sequence number (1-based), chunk count.
