@@ -157,8 +157,11 @@ final class JPEGDecoder: FormatDecoder {
                     try standalone(code, offset: offset, synthetic: synthetic)
                     continue
                 }
-                // libjpeg refuses these codes before reading any length.
-                try JPEGMarker.refuseEarly(code, offset: offset)
+                // libjpeg refuses these codes before reading any length. The header walk
+                // describes the frames of processes it does not decode (`describesOnly`).
+                if !(options.propertiesOnly && JPEGMarker.describesOnly(code)) {
+                    try JPEGMarker.refuseEarly(code, offset: offset)
+                }
                 let available = input.writeIndex - input.readIndex
                 var length = -1
                 if available >= 2 {
@@ -279,7 +282,10 @@ final class JPEGDecoder: FormatDecoder {
             let parsed = try FrameHeader(parsing: segment)
             progressive = code == JPEGMarker.sof2
             guard parsed.precision == 8 else {
-                throw DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
+                let refusal = DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
+                guard options.propertiesOnly else { throw refusal }
+                try describeOnly(parsed, segment: segment, refusal: refusal)
+                return
             }
             frame = parsed
             var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
@@ -315,9 +321,31 @@ final class JPEGDecoder: FormatDecoder {
                 applyMetadata(to: &properties)
                 self.properties = properties
             }
+        case _ where options.propertiesOnly && JPEGMarker.describesOnly(code):
+            guard frame == nil else { throw segment.malformed(.duplicateSOF) }
+            let refusal = JPEGMarker.refusal(code, offset: segment.markerOffset)
+                ?? DecodeError(.unsupported, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
+            try describeOnly(try FrameHeader(parsing: segment), segment: segment, refusal: refusal)
         default:
             throw DecodeError(.malformed, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
         }
+    }
+
+    /// The header walk over a frame this decoder does not decode (arithmetic coding, lossless,
+    /// hierarchical, 12- or 16-bit samples; a decode refuses it with `refusal`): its header is
+    /// read like any other — size, components, precision, progression (SOF2, SOF6, SOF10 and
+    /// SOF14 are progressive) — so `properties()` describes the file as `jpeg_read_header` of a
+    /// decoder that supports it would, and the walk ends at the first scan as usual.
+    private func describeOnly(_ parsed: FrameHeader, segment: JPEGSegment, refusal: DecodeError) throws(DecodeError) {
+        progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(segment.marker)
+        frame = parsed
+        var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
+                                         colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
+                                         bitsPerComponent: parsed.precision, hasAlpha: false)
+        properties.isProgressive = progressive
+        applyMetadata(to: &properties)
+        self.properties = properties
+        warn(at: refusal.offset, "described from the \(JPEGMarker.name(segment.marker)) frame header, not decoded: \(refusal.reason)")
     }
 
     /// The properties `setUpFrame` would finish with — the colour model its colour transform

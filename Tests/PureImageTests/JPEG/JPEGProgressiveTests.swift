@@ -51,6 +51,25 @@ import Testing
         #expect(try ImageSource(bytes: baseline).headerProperties().isProgressive == false)
     }
 
+    /// Processes this decoder does not decode are described from their frame header all the
+    /// same (as `jpeg_read_header` of a decoder that has them): SOF10 (progressive, arithmetic)
+    /// is progressive, SOF9 and SOF3 are not, a 12-bit SOF1 has 12 bits per component; each
+    /// `describe()` says why it is not decoded, and `decode` throws `.unsupported` at the SOF.
+    @Test(arguments: [(UInt8(0xCA), UInt8(8), true), (0xC9, 8, false), (0xC3, 8, false), (0xC1, 12, false), (0xC6, 8, true)])
+    func unsupportedProcessesAreDescribed(sof: UInt8, precision: UInt8, progressive: Bool) throws {
+        var bytes = Self.fourScans
+        let sofAt = 2 + 69
+        bytes[sofAt + 1] = sof
+        bytes[sofAt + 4] = precision
+        let source = try ImageSource(bytes: bytes)
+        let description = try source.describe()
+        #expect(description.properties.isProgressive == progressive)
+        #expect(description.properties.width == 8 && description.properties.bitsPerComponent == Int(precision))
+        #expect(description.warnings.contains { $0.message.contains("not decoded") })
+        let error = #expect(throws: DecodeError.self) { try source.decode() }
+        #expect(error?.kind == .unsupported && error?.offset.map { $0 >= sofAt } == true)
+    }
+
     @Test func fourScanKindsByHand() throws {
         let decoder = JPEGDecoder(options: DecodeOptions())
         var input = InputBuffer(Self.fourScans, isClosed: true)

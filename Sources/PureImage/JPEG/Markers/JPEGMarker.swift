@@ -34,19 +34,31 @@ enum JPEGMarker {
     /// Markers libjpeg-turbo rejects from the code alone (jdmarker.c `read_markers`): the SOF
     /// types it does not decode (here: all but SOF0/SOF1) and reserved codes.
     static func refuseEarly(_ code: UInt8, offset: Int) throws(DecodeError) {
+        if let refusal = refusal(code, offset: offset) { throw refusal }
+    }
+
+    /// `refuseEarly`'s error for `code`, nil for the codes it lets through.
+    static func refusal(_ code: UInt8, offset: Int) -> DecodeError? {
         switch code {
         case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.dht, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac,
              JPEGMarker.dnl, JPEGMarker.sos, JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
-            return
+            return nil
         case 0xC9, 0xCA:
-            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.arithmeticCoding(sof: code))
+            return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.arithmeticCoding(sof: code))
         case JPEGMarker.sof3, 0xCB:
-            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.lossless(sof: code))
+            return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.lossless(sof: code))
         case 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF, JPEGMarker.dhp, JPEGMarker.exp:
-            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.hierarchical(sof: code))
+            return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.hierarchical(sof: code))
         default:
-            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.unknownMarker(code))
+            return DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.unknownMarker(code))
         }
+    }
+
+    /// SOF codes of processes this library does not decode but whose frame header it reads
+    /// for `ImageSource.properties()`: lossless (SOF3), hierarchical (SOF5–7), arithmetic
+    /// (SOF9–11) and hierarchical arithmetic (SOF13–15). Their header is laid out as SOF0's (B.2.2).
+    static func describesOnly(_ code: UInt8) -> Bool {
+        [0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF].contains(code)
     }
 
     /// The name T.81 Table B.1 gives the code.
