@@ -31,6 +31,12 @@ public struct DecodeOptions: Hashable, Sendable {
     /// headers only. No frame becomes available.
     var propertiesOnly = false
 
+    /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as
+    /// `CGImageSourceCreateImageAtIndex` reads one directory). The IFD chain is still walked to
+    /// its end, so `frameCount` is exact; no other page is decoded, and the decode's properties,
+    /// warnings and truncation are that page's. Nil: every page in order (the incremental source).
+    var onlyPage: Int? = nil
+
     /// Internal: how a JPEG's components become colours. JPEG-in-TIFF tells libjpeg, whatever
     /// the stream's markers say: YCbCr → RGB for YCbCr pages, else the components as stored.
     enum JPEGColorHandling: Hashable, Sendable {

@@ -49,7 +49,9 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 /// - `properties()` walks the container — every frame and its timing, every metadata chunk —
 ///   and decompresses no image data; its result is kept.
 /// - `decode(at:)` / `image(at:)` run the format's decoder once, on first use, and keep it:
-///   later frames of an animation are composed from its cached canvas.
+///   later frames of an animation are composed from its cached canvas. A TIFF page is decoded
+///   alone (the IFD chain walked, no other page decoded), and the last page decoded is kept.
+/// - Every bitmap returned has tight rows (`bytesPerRow == format.minimumBytesPerRow(width:)`).
 /// - `thumbnail` and `decodedAndScaledDown` stream a decode of their own through the resampler.
 ///
 /// Thread safety: an `ImageSource` is `Sendable`, and any number of tasks may call it at once.
@@ -68,6 +70,8 @@ public final class ImageSource: Sendable {
         var description: Result<SourceDescription, DecodeError>?
         /// The decode behind `decode(at:)`, which frames are read from.
         var session: DecodeSession?
+        /// TIFF: the last page decoded alone, and its index (one page is kept, not every page).
+        var page: (index: Int, session: DecodeSession)?
     }
     private let caches = Mutex(Caches())
 
@@ -190,7 +194,8 @@ public final class ImageSource: Sendable {
                                 warnings: rendered.warnings, truncation: rendered.truncation)
         }
         return try caches.withLock { (caches) throws(DecodeError) -> DecodedFrame in
-            let session = try Self.finishedSession(&caches, format: format, bytes: bytes, options: options)
+            let session = format == .tiff ? try Self.finishedPageSession(&caches, page: index, bytes: bytes, options: options)
+                                          : try Self.finishedSession(&caches, format: format, bytes: bytes, options: options)
             let available = session.decoder.availableFrameCount
             guard index >= 0, index < available else {
                 throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
@@ -210,7 +215,8 @@ public final class ImageSource: Sendable {
     /// after the first frame, so an animation's later frames cost neither time nor memory.
     func firstFrame(options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
         let decoded = caches.withLock { $0.session?.isFinished ?? false }
-        if decoded || options.firstFrameOnly { return try image(at: 0, options: decoding) }
+        // A TIFF's page 0 is decoded alone anyway (`finishedPageSession`), and kept.
+        if decoded || options.firstFrameOnly || format == .tiff { return try image(at: 0, options: decoding) }
         var firstOnly = options
         firstOnly.firstFrameOnly = true
         return try ImageSource(bytes: bytes, format: format, options: firstOnly).image(at: 0, options: decoding)
@@ -231,6 +237,27 @@ public final class ImageSource: Sendable {
         // anyway is treated as truncated rather than looping.
         if try session.pump() == .needMoreInput {
             throw DecodeError(.truncated, format: format, offset: session.input.readIndex,
+                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
+        }
+        return session
+    }
+
+    /// TIFF: page `index` decoded alone (the IFD chain walked, no other page decoded), kept
+    /// until another page is asked for. A failed page's session is kept too, so asking again
+    /// throws the same error without decoding again.
+    private static func finishedPageSession(_ caches: inout Caches, page index: Int, bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodeSession {
+        let session: DecodeSession
+        if let cached = caches.page, cached.index == index {
+            session = cached.session
+        } else {
+            var pageOptions = options
+            pageOptions.onlyPage = index
+            session = DecodeSession(format: .tiff, decoder: try DecodeSession.makeDecoder(for: .tiff, options: pageOptions),
+                                    input: InputBuffer(bytes, isClosed: true))
+            caches.page = (index, session)
+        }
+        if try session.pump() == .needMoreInput {
+            throw DecodeError(.truncated, format: .tiff, offset: session.input.readIndex,
                               ContainerError.tooShortToIdentify(count: session.input.writeIndex))
         }
         return session

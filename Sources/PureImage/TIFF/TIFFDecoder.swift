@@ -24,7 +24,10 @@ final class TIFFDecoder: FormatDecoder {
     private var directories: [TIFFDirectory] = []
     private var visited: Set<Int> = []
     private var chainComplete = false
+    /// Decoded pages: every page in order, or the one page `options.onlyPage` asks for.
     private var pages: [Bitmap] = []
+    /// The page index of `pages[0]` (nonzero only when one later page is decoded alone).
+    private var firstPageIndex = 0
     /// The page being decoded band by band (its bitmap is the partial frame).
     private var pageInProgress: TIFFPageDecoder?
 
@@ -46,20 +49,20 @@ final class TIFFDecoder: FormatDecoder {
         budget = MemoryBudget(limits: options.limits)
     }
 
-    var completedFrameCount: Int { pages.count }
-    var availableFrameCount: Int { pages.count }
+    var completedFrameCount: Int { firstPageIndex + pages.count }
+    var availableFrameCount: Int { firstPageIndex + pages.count }
 
     func frame(at index: Int) throws(DecodeError) -> Bitmap {
-        guard index >= 0, index < pages.count else {
-            throw DecodeError(.malformed, format: .tiff, offset: nil, ContainerError.frameOutOfRange(index: index, count: pages.count))
+        guard index >= firstPageIndex, index < firstPageIndex + pages.count else {
+            throw DecodeError(.malformed, format: .tiff, offset: nil, ContainerError.frameOutOfRange(index: index, count: properties?.frameCount ?? pages.count))
         }
-        return pages[index]
+        return pages[index - firstPageIndex]
     }
 
     /// The page being decoded: rows so far, the rest zero (black, or transparent with alpha).
     func partialFrame() -> PartialFrame? {
         guard let page = pageInProgress, let bitmap = page.bitmap else { return nil }
-        return PartialFrame(bitmap: bitmap, decodedRows: page.decodedRows, frameIndex: pages.count)
+        return PartialFrame(bitmap: bitmap, decodedRows: page.decodedRows, frameIndex: firstPageIndex + pages.count)
     }
 
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
@@ -120,6 +123,11 @@ final class TIFFDecoder: FormatDecoder {
                     state = .done
                     continue
                 }
+                // One page alone: the pages before it are passed over, not decoded.
+                if let only = options.onlyPage, !options.propertiesOnly, index != only {
+                    state = index < only ? .page(only) : .done
+                    continue
+                }
                 let directory = directories[index]
                 if !input.isClosed && !valuesPresent(directory, input: input) { return .needMoreInput }
                 if index == 0 && properties == nil { try describeFirstPage(directory, input: input) }
@@ -162,11 +170,18 @@ final class TIFFDecoder: FormatDecoder {
                     guard let bitmap = page.bitmap else {
                         throw DecodeError(.malformed, format: .tiff, offset: directory.offset, TIFFError.invalidValue(field: "ImageLength", value: 0))
                     }
+                    if pages.isEmpty { firstPageIndex = index }
                     pages.append(bitmap)
+                    if options.onlyPage == index, index > 0, var page = describe(directory, bytes: input.bytes) {
+                        // The decode's properties are its page's (size, orientation, alpha, ICC).
+                        page.frameCount = directories.count
+                        properties = page
+                    }
                     state = .page(index + 1)
                 } catch {
                     pageInProgress = nil
-                    if index == 0 { throw error }
+                    // Page 0, or the page asked for alone, is the decode: its error is the answer.
+                    if index == 0 || index == options.onlyPage { throw error }
                     // Later pages: keep the pages before, as a viewer showing page 0 would.
                     warn(at: directory.offset, "page \(index): \(error); it and later pages dropped")
                     directories.removeSubrange(index...)

@@ -90,23 +90,30 @@ struct ImageSourceTests {
 
     /// A TIFF of `pages` pages, page `p` (p + 2) × 1 gray: the walk names them all from the IFD
     /// chain, and describes each from its own IFD.
-    @Test func tiffPagesComeFromTheIFDChain() throws {
+    /// A little-endian TIFF with one (p + 2) × 1 gray page per entry of `pages`, with that
+    /// compression and orientation; page p's pixels are p·10, p·10 + 1, …
+    static func tiffPages(_ pages: [(compression: UInt32, orientation: UInt32)]) -> [UInt8] {
         var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
-        let pages = 5
-        for page in 0 ..< pages {
+        for (page, (compression, orientation)) in pages.enumerated() {
             let ifdStart = tiff.count
             let width = UInt32(page + 2)
-            let entries: [(UInt16, UInt16, UInt32)] = [(256, 3, width), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1),
-                                                       (273, 4, UInt32(ifdStart + 2 + 8 * 12 + 4)), (277, 3, 1), (279, 4, width)]
+            let entries: [(UInt16, UInt16, UInt32)] = [(256, 3, width), (257, 3, 1), (258, 3, 8), (259, 3, compression), (262, 3, 1),
+                                                       (273, 4, UInt32(ifdStart + 2 + 9 * 12 + 4)), (274, 3, orientation), (277, 3, 1), (279, 4, width)]
             tiff += [UInt8(entries.count), 0]
             for (tag, type, value) in entries {
                 tiff += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0]
                 tiff += [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)]
             }
-            let next = page == pages - 1 ? 0 : UInt32(tiff.count + 4 + Int(width))
+            let next = page == pages.count - 1 ? 0 : UInt32(tiff.count + 4 + Int(width))
             tiff += [UInt8(next & 0xFF), UInt8((next >> 8) & 0xFF), 0, 0]
             tiff += (0 ..< Int(width)).map { UInt8(page * 10 + $0) }
         }
+        return tiff
+    }
+
+    @Test func tiffPagesComeFromTheIFDChain() throws {
+        let pages = 5
+        let tiff = Self.tiffPages(Array(repeating: (compression: 1, orientation: 1), count: pages))
         let source = try ImageSource(bytes: tiff)
         #expect(try source.properties().frameCount == pages)
         for page in 0 ..< pages {
@@ -115,6 +122,30 @@ struct ImageSourceTests {
         }
         #expect(throws: DecodeError.self) { try source.properties(at: pages) }
         #expect(try source.image(at: 3, options: .init(output: .native)).bytes.prefix(2) == [30, 31])
+    }
+
+    /// `decode(at:)` of a TIFF page decodes that page alone: page 0 here has a compression
+    /// no decoder knows (decoding it fails), yet pages 1 and 2 decode, each with its own
+    /// properties (size, orientation) — as CGImageSourceCreateImageAtIndex reads one IFD.
+    @Test func aTIFFPageIsDecodedAlone() throws {
+        let tiff = Self.tiffPages([(compression: 60_000, orientation: 1), (compression: 1, orientation: 1), (compression: 1, orientation: 2)])
+        let source = try ImageSource(bytes: tiff)
+        let error = #expect(throws: DecodeError.self) { try source.decode(at: 0) }
+        #expect(error?.kind == .unsupported)
+        let page1 = try source.decode(at: 1, options: .init(output: .native))
+        #expect(page1.bitmap.tightBytes == [10, 11, 12])
+        #expect(page1.properties.width == 3 && page1.properties.frameCount == 3 && page1.index == 1)
+        // Page 2's own orientation (2: mirrored) is the one applied.
+        let page2 = try source.decode(at: 2, options: .init(output: .native, applyOrientation: true))
+        #expect(page2.bitmap.tightBytes == [23, 22, 21, 20])
+        #expect(page2.properties.orientation == .upMirrored)
+        // Asked again, and after another page: the same bytes.
+        #expect(try source.image(at: 1, options: .init(output: .native)).tightBytes == [10, 11, 12])
+        #expect(throws: DecodeError.self) { try source.decode(at: 3) }
+        // The incremental source decodes pages in order and stops at the failing page 0.
+        let incremental = IncrementalImageSource()
+        incremental.update(data: tiff, final: true)
+        #expect(throws: DecodeError.self) { try incremental.image(at: 1) }
     }
 
     @Test func aTruncatedContainerIsDescribedAndSaysSo() throws {
@@ -245,9 +276,11 @@ struct ImageSourceTests {
         var sources: [(path: String, frames: Int)] = []
         for format in ["gif", "apng", "tiff"] {
             let animated = Corpus.manifest().filter { $0.format == format }.compactMap { entry -> (String, Int)? in
-                guard let bytes = Corpus.read(entry), bytes.count < 1 << 20,
-                      let decoded = try? ImageSource(bytes: bytes).decode(at: 0), decoded.properties.frameCount > 2 else { return nil }
-                return (entry.absolutePath, min(decoded.properties.frameCount, 12))
+                guard let bytes = Corpus.read(entry), bytes.count < 1 << 20, let source = try? ImageSource(bytes: bytes),
+                      let decoded = try? source.decode(at: 0), decoded.properties.frameCount > 2 else { return nil }
+                // The leading frames that decode (a damaged TIFF page fails on its own).
+                let frames = (0 ..< min(decoded.properties.frameCount, 12)).prefix { (try? source.decode(at: $0)) != nil }.count
+                return frames > 2 ? (entry.absolutePath, frames) : nil
             }
             #expect(!animated.isEmpty, "no \(format) with several frames in the corpus")
             sources += animated.prefix(2).map { (path: $0.0, frames: $0.1) }

@@ -17,10 +17,22 @@ import Testing
             let first = try source.decode(at: 0)
             // The frames the decode delivers (the headers may describe more than damaged data gives).
             let count = first.properties.frameCount
-            let frames = try [first.bitmap.tightBytes] + (1..<max(1, count)).map { try source.image(at: $0).tightBytes }
-            return .frames(frames, truncated: first.truncation != nil)
+            var frames = [first.bitmap.tightBytes]
+            var truncated = first.truncation != nil
+            for index in 1..<max(1, count) {
+                if source.format == .tiff {
+                    // One-shot TIFF pages are decoded one by one; the incremental source decodes
+                    // them in order and, like a viewer, keeps the pages before a failing one.
+                    guard let page = try? source.decode(at: index) else { break }
+                    frames.append(page.bitmap.tightBytes)
+                    truncated = truncated || page.truncation != nil
+                } else {
+                    frames.append(try source.image(at: index).tightBytes)
+                }
+            }
+            return .frames(frames, truncated: truncated)
         } catch {
-            return .failed((error as? DecodeError)?.kind ?? .malformed)
+            return .failed(error.kind)
         }
     }
 
