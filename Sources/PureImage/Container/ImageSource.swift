@@ -277,17 +277,16 @@ public final class ImageSource: Sendable {
         case .libtiffRGBA: target = .rgba8Premultiplied
         }
         let copies = (decoding.output == .native ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
+        // Every bitmap the library delivers has tight rows (Docs/Bitmap.md, "Rows").
+        let rowBytes = target.minimumBytesPerRow(width: native.width)
         if copies > 0 {
-            let rowBytes = target.alignedBytesPerRow(width: native.width)
             try decoder.budget.check(rowBytes.flatMap { SizeMath.product($0, native.height, copies) }, format: format, offset: nil)
         }
         do {
             switch decoding.output {
-            case .native: break
-            case .canonicalRGBA: bitmap = try bitmap.canonicalRGBA()
-            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: decoder.properties?.hasAlpha ?? true))
-            case .format(let target): bitmap = try bitmap.converted(to: target)
-            case .libtiffRGBA: bitmap = try bitmap.converted(to: .rgba8Premultiplied)
+            case .native: bitmap = bitmap.tightlyPacked()
+            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: decoder.properties?.hasAlpha ?? true), bytesPerRow: rowBytes ?? 0)
+            case .canonicalRGBA, .format, .libtiffRGBA: bitmap = try bitmap.converted(to: target, bytesPerRow: rowBytes ?? 0)
             }
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))

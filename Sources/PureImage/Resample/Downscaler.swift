@@ -239,7 +239,7 @@ extension ImageSource {
                target.colorModel == .rgb || target.colorModel == .gray && target.alphaInfo == .none {
                 try bitmap.convertInPlace(to: target)
             } else {
-                bitmap = try bitmap.converted(to: target)
+                bitmap = try bitmap.converted(to: target, bytesPerRow: target.minimumBytesPerRow(width: bitmap.width) ?? 0)
             }
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
