@@ -82,7 +82,10 @@ public struct Bitmap: Hashable, Sendable {
 
     /// A copy whose rows are exactly `rowLength` bytes (no padding); `self` when already tight.
     public func tightlyPacked() -> Bitmap {
-        if bytesPerRow == rowLength { return self }
+        // (An empty result is made as such: see WebPRaster.init on capacity 0.)
+        if bytesPerRow == rowLength || height == 0 || rowLength == 0 {
+            return bytesPerRow == rowLength ? self : Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: [])
+        }
         let length = rowLength, stride = bytesPerRow
         let packed = [UInt8](unsafeUninitializedCapacity: length * height) { buffer, count in
             bytes.withUnsafeBufferPointer { source in

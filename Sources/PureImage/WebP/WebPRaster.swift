@@ -22,8 +22,11 @@ final class WebPRaster {
         self.sink = sink
         // Not zeroed here: rows are written in order, and `bitmap()` clears the rows not written
         // yet before handing the pixels out.
+        // (Streaming keeps no raster. An empty array is made as such: the uninitialised-capacity
+        // initialiser with capacity 0 stores its count into the standard library's shared empty
+        // array, a write of 0 over 0 that ThreadSanitizer reports as a race between decodes.)
         let count = sink == nil ? width * height * 4 : 0
-        pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        pixels = count == 0 ? [] : [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Gives `body` the memory of rows `rowsDone ..< rowsDone + count` (`width × 4` bytes each)
