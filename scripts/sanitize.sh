@@ -28,6 +28,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
+export PUREIMAGE_SANITIZER="$sanitizer"   # the tests' time limits grow (TestTime.sanitizerFactor)
 log="$(mktemp -t pureimage-sanitize.XXXXXX)"
 trap 'rm -f "$log"' EXIT
 status=0

@@ -130,7 +130,7 @@ struct EXIFTests {
 
     /// Thumbnails from the EXIF IFD1 JPEG: taken when asked for (and large enough), scaled like
     /// any thumbnail and oriented by the image's orientation; otherwise made from the image.
-    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 2))
     func embeddedThumbnailsAreUsedWhenAskedFor() throws {
         var checked = 0
         for entry in Corpus.manifest() where entry.format == "jpeg" && entry.expectation == "valid" {

@@ -177,7 +177,7 @@ struct ImageSourceTests {
 
     /// Every corpus image that decodes cleanly (no warning, no truncation) is described by its
     /// headers exactly as its decode describes it.
-    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 5))
     func headersAgreeWithTheDecodeOnTheCorpus() throws {
         var compared = 0
         var disagreements: [String] = []
@@ -271,7 +271,7 @@ struct ImageSourceTests {
 
     /// Frames of animations and pages of multi-page TIFFs in mixed orders, decoded by 8 tasks through one
     /// `ImageSource`, equal the frames decoded one after another.
-    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 2))
     func concurrentDecodesEqualSequentialOnes() async throws {
         var sources: [(path: String, frames: Int)] = []
         for format in ["gif", "apng", "tiff"] {

@@ -35,7 +35,7 @@ struct RegressionTests {
             .map { String($0.dropFirst(folder.count + 1)) }.sorted()
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(TestTime.limit(minutes: 2))
     func everyReproducerHasItsRecordedOutcome() throws {
         let outcomes = try Self.recordedOutcomes()
         let files = Self.reproducers()
@@ -59,7 +59,7 @@ struct RegressionTests {
     /// random pieces, every frame and the truncation equal the one-shot decode. Files whose
     /// header claims more than 2^20 pixels (the bombs, which the test above covers) are left
     /// out: a full decode of each would take seconds.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(TestTime.limit(minutes: 2))
     func incrementalEqualsOneShotOnEveryReproducer() throws {
         var checked = 0
         for (index, file) in Self.reproducers().enumerated() {

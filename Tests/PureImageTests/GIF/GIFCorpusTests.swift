@@ -90,7 +90,7 @@ struct GIFCorpusTests {
 
     /// Malformed files made from every corpus GIF: truncated at ~40 points and with bytes
     /// overwritten at seeded random places. Nothing may crash or hang; what decodes must render.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(TestTime.limit(minutes: 3))
     func corpusTruncationsAndCorruptionsNeverCrash() throws {
         let root = Corpus.root ?? "."
         let paths = GIFTest.files(under: root).filter { $0.lowercased().hasSuffix(".gif") }

@@ -56,7 +56,7 @@ struct JPEGCorpusTests {
         return tally
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(TestTime.limit(minutes: 5))
     func baselineFilesMatchLibjpegTurbo() throws {
         let files = JPEGTestSupport.corpusFiles(root: Self.root, prefixes: ["libjpeg-turbo/", "jpeg/", "photos/"])
         #expect(files.count >= 400, "the manifest lists \(files.count) JPEGs")
@@ -71,7 +71,7 @@ struct JPEGCorpusTests {
 
     /// imagetestsuite's real-world and fuzzed JPEGs: no crash, no hang, and every outcome is
     /// libjpeg-turbo's (the same pixels, or both refuse).
-    @Test(.timeLimit(.minutes(2)))
+    @Test(TestTime.limit(minutes: 2))
     func imageTestSuiteMatchesLibjpegTurbo() throws {
         let files = JPEGTestSupport.corpusFiles(root: Self.root, prefixes: ["imagetestsuite/"])
         #expect(files.count >= 50, "the manifest lists \(files.count) imagetestsuite JPEGs")
@@ -125,7 +125,7 @@ extension JPEGCorpusTests {
     ]
 
     /// Every prefix of a few corpus files: libjpeg-turbo's result (image or error) is ours.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(TestTime.limit(minutes: 2))
     func truncatedCorpusFilesMatchLibjpeg() throws {
         var compared = 0
         for path in Self.truncationSamples {
@@ -167,7 +167,7 @@ extension JPEGCorpusTests {
     /// Seeded random byte mutations of a few small files: every outcome is an image or a
     /// typed error (a trap would end the test run), each decode ends, and each outcome is
     /// libjpeg-turbo's (same pixels, or both refuse) at full size and at 1/4.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(TestTime.limit(minutes: 3))
     func mutatedFilesMatchLibjpegTurbo() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Int {

@@ -260,7 +260,7 @@ import Testing
     /// Cut at every offset (every few for the larger file): truncated progressive files render
     /// what the scans gave, smoothing rows past the cut with the previous scan's bits, and are
     /// marked truncated; libjpeg-turbo gives the same pixels.
-    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), .timeLimit(.minutes(2)),
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 2),
           arguments: ["scans_spectral_bands_33x31.jpg", "restart1_progressive_33x31.jpg", "progressive_255x129.jpg"])
     func truncationAtEveryOffsetMatchesLibjpeg(_ name: String) throws {
         let full = try GeneratedCorpus.read("jpeg/" + name)
@@ -302,7 +302,7 @@ import Testing
     }
 
     /// Corrupt progressive files: no crash, no hang, and whatever both accept is identical.
-    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 2))
     func mutatedProgressiveFilesMatchLibjpeg() throws {
         let bytes = try GeneratedCorpus.read("jpeg/scans_spectral_bands_33x31.jpg")
         var seed: UInt64 = 0x5EED_0002

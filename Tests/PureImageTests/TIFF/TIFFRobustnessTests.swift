@@ -31,7 +31,7 @@ struct TIFFRobustnessTests {
         return files
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(TestTime.limit(minutes: 2))
     func flippedBytesNeverCrash() throws {
         var random = Random(state: 0x9E37_79B9_7F4A_7C15)
         var limits = DecodeLimits()
@@ -68,7 +68,7 @@ struct TIFFRobustnessTests {
 
     /// Every prefix of each sample either fails, or decodes with `truncation` set, or — when the
     /// bytes it lacks are not image data — decodes to exactly the whole file's pixels.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(TestTime.limit(minutes: 2))
     func everyTruncationIsReportedOrComplete() throws {
         var truncated = 0, complete = 0, failed = 0
         for original in try Self.samples() {
