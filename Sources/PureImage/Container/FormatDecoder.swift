@@ -43,7 +43,17 @@ protocol FormatDecoder: AnyObject {
     /// arrives (`IncrementalImageSource.partialImage`). Nil when the decoder has nothing to show
     /// beyond its completed frames.
     func partialFrame() -> PartialFrame?
+
+    /// Streaming mode (`ImageSource.decodeRows`, the downscaler): set before the first `advance`,
+    /// it receives frame 0's rows top to bottom as they are finished, in bands of whole rows in
+    /// the frame's native format (what `frame(at: 0)` would hold), and the decoder keeps no
+    /// full-size frame where its format allows (each decoder says what it still holds). A file
+    /// that ends early delivers the rows it has; the decode then reports the truncation.
+    var rowSink: RowSink? { get set }
 }
+
+/// A band of finished rows, full width, in the decoder's native format.
+typealias RowSink = (Bitmap) -> Void
 
 /// A frame in progress, in the decoder's native format.
 struct PartialFrame {

@@ -56,31 +56,15 @@ public enum Downscaler {
                 ? jpegScaleDenominator(sourceWidth: sourceWidth, sourceHeight: sourceHeight, destinationWidth: width, destinationHeight: height)
                 : 1
             frameOptions.jpegScaleDenominator = denominator
-            let decoder = JPEGDecoder(options: frameOptions)
             // libjpeg's scaled size: ceil(size / denominator); the picture's extent: size / denominator.
             let geometry = ResamplerGeometry(sourceWidth: (sourceWidth + denominator - 1) / denominator,
                                              sourceHeight: (sourceHeight + denominator - 1) / denominator,
                                              width: width, height: height,
                                              extent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
-            return try stream(bytes, format: .jpeg, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
+            return try stream(bytes, format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: frameOptions), geometry: geometry)
         }
         let geometry = ResamplerGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, extent: nil)
-        switch format {
-        case .png:
-            let decoder = PNGDecoder(options: frameOptions)
-            return try stream(bytes, format: .png, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
-        case .tiff:
-            let decoder = TIFFDecoder(options: frameOptions)
-            return try stream(bytes, format: .tiff, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
-        case .gif:
-            let decoder = GIFDecoder(options: frameOptions)
-            return try stream(bytes, format: .gif, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
-        case .webp:
-            let decoder = WebPDecoder(options: frameOptions)
-            return try stream(bytes, format: .webp, decoder: decoder, geometry: geometry) { decoder.rowSink = $0 }
-        default:
-            throw DecodeError(.unsupported, format: format, offset: 0, ContainerError.formatNotSupported(format))
-        }
+        return try stream(bytes, format: format, decoder: try DecodeSession.makeDecoder(for: format, options: frameOptions), geometry: geometry)
     }
 
     /// What the resampler will be asked for, known from the header.
@@ -89,20 +73,19 @@ public enum Downscaler {
         var extent: (width: Double, height: Double)?
     }
 
-    /// Runs a decoder in streaming mode over the whole input: `installSink` hands it the
-    /// function that converts each band of native rows (one row or more) to premultiplied
-    /// RGBA8 and feeds the resampler row by row.
+    /// Runs a decoder in streaming mode over the whole input: its `rowSink` converts each band
+    /// of native rows (one row or more) to premultiplied RGBA8 and feeds the resampler row by row.
     ///
     /// The resampler is made when the first band arrives, in the decoder's memory budget: a
     /// file that fails or ends before its first row — whatever size its header claims — costs
     /// no resampling memory, and its error (or truncation) is what the call throws.
-    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder, geometry: ResamplerGeometry,
-                       installSink: (@escaping (Bitmap) -> Void) -> Void) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
+    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder,
+                       geometry: ResamplerGeometry) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
         var failure: DecodeError?
         var resampler: StreamingResampler?
         // The decoder keeps the sink: the sink must not keep the decoder (a cycle would leak both).
         let budget = decoder.budget
-        installSink { band in
+        decoder.rowSink = { band in
             guard failure == nil else { return }
             do throws(DecodeError) {
                 if resampler == nil {
