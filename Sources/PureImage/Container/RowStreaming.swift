@@ -1,0 +1,184 @@
+/// Rows of frame 0 as the decoder finishes them (`ImageSource.decodeRows`): the way to decode an
+/// image of any size into a file, a texture or a network stream without the whole frame in
+/// memory, as `djpeg` writes rows while libjpeg produces them.
+public struct RowBand: Sendable {
+    /// The image row of `rows`' first row.
+    public var firstRow: Int
+    /// The frame's height: the rows that will have been delivered after the last band (a
+    /// writer can put it in a file's header when the first band arrives).
+    public var frameHeight: Int
+    /// Whole rows, full width, in the requested output (tight rows, like every bitmap the
+    /// library delivers).
+    public var rows: Bitmap
+}
+
+/// What a `decodeRows` call reports once the last band is out.
+public struct StreamedFrame: Sendable {
+    /// The properties as decoded (as `DecodedFrame.properties`).
+    public var properties: ImageProperties
+    public var warnings: [DecodeWarning]
+    /// Non-nil when the input ended before the image did; the rows the file did not hold were
+    /// delivered as the one-shot decode shows them.
+    public var truncation: DecodeError?
+    /// True when the decoder streamed its rows; false when the frame was decoded whole and then
+    /// handed out in bands (see `decodeRows`).
+    public var streamed: Bool
+}
+
+extension ImageSource {
+    /// Frame 0, delivered to `body` a band of rows at a time, top to bottom, each converted to
+    /// `output` as it arrives — exactly the rows `image(at: 0, options: .init(output: output))`
+    /// of a first-frame-only source (`DecodeOptions.firstFrameOnly`) holds, but without that
+    /// image in memory; its warnings and truncation are frame 0's. What the decode keeps meanwhile is what its
+    /// format needs (Docs/ImageSource.md, "Rows as they are decoded"): baseline JPEG an MCU row,
+    /// progressive JPEG its coefficients, non-interlaced PNG a row or two, interlaced PNG its
+    /// stored passes, TIFF a strip or a row of tiles, GIF the frame's indices, WebP its planes.
+    ///
+    /// EXIF orientation is not applied (rows come as stored; `properties.orientation` says how
+    /// to show them). An APNG (its frame 0 comes from the animation), a file whose headers do
+    /// not parse, and a file that delivers no row in streaming mode are decoded whole and then
+    /// handed out in bands of about 1 MiB, so the result is the same either way
+    /// (`StreamedFrame.streamed` tells which). An error thrown by `body` stops the delivery and
+    /// is rethrown; a decode error is thrown as a `DecodeError`, after the bands already
+    /// delivered (a caller writing a file removes it then, as the CLI does).
+    public func decodeRows(output: ImageDecodingOptions.Output = .canonicalRGBA,
+                           _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        let header: ImageProperties
+        do {
+            header = try properties()
+        } catch {
+            // What a decode of the same bytes says (it may refuse or recover differently).
+            return try handOutWhole(output: output, body)
+        }
+        // An APNG's frame 0 is composed from its animation, not the default image the
+        // streaming decoder reads.
+        if format == .png && !header.frames.isEmpty || output == .libtiffRGBA {
+            return try handOutWhole(output: output, body)
+        }
+        var streamOptions = options
+        streamOptions.firstFrameOnly = true
+        streamOptions.decodeAPNGAnimation = false
+        var delivered = 0
+        var nativeFormat: PixelFormat?
+        var failure: (any Error)?
+        // The decoder lives inside this closure only: its sink (and the copies its parts keep)
+        // hold `body`, which must not outlive the call.
+        let outcome: StreamOutcome
+        do {
+            outcome = try withoutActuallyEscaping(body) { body throws -> StreamOutcome in
+            let decoder = try DecodeSession.makeDecoder(for: format, options: streamOptions)
+            // (Unowned: the decoder keeps the sink, and outlives every call of it.)
+            decoder.rowSink = { [unowned decoder] band in
+                guard failure == nil else { return }
+                do {
+                    nativeFormat = band.format
+                    // The display format's alpha as `decode(at:)` chooses it: from the decode's
+                    // own properties (known before any row), not the whole file's.
+                    let hasAlpha = decoder.properties?.hasAlpha ?? header.hasAlpha
+                    let rows = try Self.convert(band, to: output, hasAlpha: hasAlpha, format: self.format)
+                    try body(RowBand(firstRow: delivered, frameHeight: self.deliveredHeight(decoder.properties ?? header), rows: rows))
+                    delivered += band.height
+                } catch {
+                    failure = error
+                }
+            }
+            let progress = try DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true)).pump()
+            return StreamOutcome(finished: progress == .finished, properties: decoder.properties,
+                                 warnings: decoder.warnings, truncation: decoder.truncation)
+            }
+        } catch {
+            // The consumer's own error comes first: the decode went on without it.
+            throw failure ?? error
+        }
+        if let failure { throw failure }
+        guard let nativeFormat else { return try handOutWhole(output: output, body) }
+        guard outcome.finished else {
+            throw DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
+        }
+        let properties = outcome.properties ?? header
+        let height = deliveredHeight(properties)
+        if delivered < height {
+            // The rows the file never reached, as the one-shot frame shows them: the decoder's
+            // zero samples, converted like every other row.
+            try deliverZeroRows(from: delivered, width: deliveredWidth(properties), height: height, native: nativeFormat,
+                                hasAlpha: properties.hasAlpha, output: output, body)
+        }
+        return StreamedFrame(properties: properties, warnings: outcome.warnings, truncation: outcome.truncation, streamed: true)
+    }
+
+    /// The frame's size as decoded: a JPEG's DCT-domain reduction makes it
+    /// ⌈size / denominator⌉, as libjpeg scales (`DecodeOptions.jpegScaleDenominator`).
+    private func deliveredHeight(_ properties: ImageProperties) -> Int {
+        let scale = format == .jpeg ? max(1, options.jpegScaleDenominator) : 1
+        return (properties.height + scale - 1) / scale
+    }
+
+    private func deliveredWidth(_ properties: ImageProperties) -> Int {
+        let scale = format == .jpeg ? max(1, options.jpegScaleDenominator) : 1
+        return (properties.width + scale - 1) / scale
+    }
+
+    /// What the streaming decode ended with (the decoder itself stays inside `decodeRows`).
+    private struct StreamOutcome {
+        var finished: Bool
+        var properties: ImageProperties?
+        var warnings: [DecodeWarning]
+        var truncation: DecodeError?
+    }
+
+    /// The non-streaming path of `decodeRows`: the frame decoded whole, handed out in bands.
+    private func handOutWhole(output: ImageDecodingOptions.Output, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        let decoded = try firstFrameDecode(output: output)
+        let bitmap = decoded.bitmap
+        let bandRows = max(1, (1 << 20) / max(1, bitmap.bytesPerRow))
+        var top = 0
+        while top < bitmap.height {
+            let rows = min(bandRows, bitmap.height - top)
+            let band = Bitmap(uncheckedWidth: bitmap.width, height: rows, format: bitmap.format, bytesPerRow: bitmap.bytesPerRow,
+                              bytes: Array(bitmap.bytes[top * bitmap.bytesPerRow ..< (top + rows) * bitmap.bytesPerRow]))
+            try body(RowBand(firstRow: top, frameHeight: bitmap.height, rows: band))
+            top += rows
+        }
+        return StreamedFrame(properties: decoded.properties, warnings: decoded.warnings, truncation: decoded.truncation, streamed: false)
+    }
+
+    /// Frame 0 decoded whole by a first-frame-only source (what the streaming decode reads).
+    private func firstFrameDecode(output: ImageDecodingOptions.Output) throws(DecodeError) -> DecodedFrame {
+        var firstOnly = options
+        firstOnly.firstFrameOnly = true
+        return try ImageSource(bytes: bytes, format: format, options: firstOnly).decode(at: 0, options: ImageDecodingOptions(output: output))
+    }
+
+    /// Rows `first ..< height` of a truncated frame: zero native samples (the decoders' "not
+    /// decoded" fill), converted, in bands of about 1 MiB of native rows.
+    private func deliverZeroRows(from first: Int, width: Int, height: Int, native: PixelFormat, hasAlpha: Bool,
+                                 output: ImageDecodingOptions.Output, _ body: (RowBand) throws -> Void) throws {
+        guard let rowBytes = native.minimumBytesPerRow(width: width) else { return }
+        let bandRows = max(1, (1 << 20) / max(1, rowBytes))
+        var top = first
+        while top < height {
+            let rows = min(bandRows, height - top)
+            let zeros = Bitmap(uncheckedWidth: width, height: rows, format: native, bytesPerRow: rowBytes,
+                               bytes: [UInt8](repeating: 0, count: rowBytes * rows))
+            try body(RowBand(firstRow: top, frameHeight: height, rows: try Self.convert(zeros, to: output, hasAlpha: hasAlpha, format: format)))
+            top += rows
+        }
+    }
+
+    /// A band in the requested output, with tight rows (the conversions of `deliver`).
+    static func convert(_ band: Bitmap, to output: ImageDecodingOptions.Output, hasAlpha: Bool, format: ImageFormat) throws(DecodeError) -> Bitmap {
+        let target: PixelFormat
+        switch output {
+        case .native: return band.tightlyPacked()
+        case .canonicalRGBA: target = band.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
+        case .display: target = .display(hasAlpha: hasAlpha)
+        case .format(let format): target = format
+        case .libtiffRGBA: target = .rgba8Premultiplied
+        }
+        do {
+            return try band.converted(to: target, bytesPerRow: target.minimumBytesPerRow(width: band.width) ?? 0)
+        } catch {
+            throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
+        }
+    }
+}
