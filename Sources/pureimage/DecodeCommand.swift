@@ -50,6 +50,26 @@ enum DecodeCommand {
             guard let value = Int(text), value > 0 else { throw UsageError(message: "--chunk-size takes a byte count > 0") }
             chunkSize = value
         }
+        if chunkSize == nil && frame == 0 && outputFormat != .libtiffRGBA {
+            // Frame 0 streams: rows go to the file as the decoder finishes them, as djpeg writes
+            // them, unless an orientation must be applied (that needs the whole frame).
+            let source: ImageSource
+            do {
+                let bytes = try FileIO.read(path)
+                if options.jpegScaleDenominator != 1 && FormatSniffer.sniff(bytes) != .format(.jpeg) {
+                    throw UsageError(message: "--scale applies to JPEG only")
+                }
+                source = try ImageSource(bytes: bytes, options: options)
+            } catch let error as DecodeError {
+                return CLI.report(path, error)
+            }
+            // (Headers that do not parse are not upright here; the whole-frame path below then
+            // reports the decode's own error.)
+            let upright = (try? source.properties().orientation) == .up
+            if !parsed.has("--apply-orientation") || upright {
+                return try stream(source, path: path, output: output, container: container, as: outputFormat)
+            }
+        }
         // The frame is taken in the decoder's native layout and converted slice by slice while
         // it is written (ImageWriter.write), so no second full-size copy exists.
         // (libtiff's RGBA rendering is not a conversion of the native samples: asked for as such.)
@@ -95,6 +115,38 @@ enum DecodeCommand {
             try FileIO.writeStreaming(to: output) { sink in
                 try ImageWriter.write(bitmap, as: container, convertingTo: requested, to: sink)
             }
+        } catch let error as ImageWriter.WriteError {
+            printError("pureimage: \(output): cannot write: \(error)")
+            return ExitStatus.invalidInput
+        }
+        if let truncation {
+            printError("pureimage: \(path): warning: \(truncation); partial image written")
+            return ExitStatus.truncated
+        }
+        return ExitStatus.success
+    }
+
+    /// Frame 0 through `ImageSource.decodeRows` into a `RowWriter`: the file is written while
+    /// the rows arrive, and removed when the decode fails part-way.
+    static func stream(_ source: ImageSource, path: String, output: String, container: ImageWriter.Container,
+                       as outputFormat: ImageDecodingOptions.Output) throws -> Int32 {
+        var truncation: DecodeError?
+        do {
+            try FileIO.writeStreaming(to: output) { sink in
+                try withoutActuallyEscaping(sink) { sink in
+                    var writer: ImageWriter.RowWriter?
+                    let streamed = try source.decodeRows(output: outputFormat) { band in
+                        let current = try writer ?? ImageWriter.RowWriter(as: container, width: band.rows.width, height: band.frameHeight,
+                                                                          format: band.rows.format, to: sink)
+                        writer = current
+                        try current.append(band.rows)
+                    }
+                    try writer?.finish()
+                    truncation = streamed.truncation
+                }
+            }
+        } catch let error as DecodeError {
+            return CLI.report(path, error)
         } catch let error as ImageWriter.WriteError {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput

@@ -42,59 +42,99 @@ public enum ImageWriter {
     /// the whole bitmap had been converted first (conversions work pixel by pixel).
     public static func write(_ bitmap: Bitmap, as container: Container, convertingTo requested: PixelFormat? = nil,
                              to output: (ArraySlice<UInt8>) throws -> Void) throws {
-        let source = requested ?? bitmap.format
-        let layout = try LogicalLayout(source: source, container: container)
-        guard container != .png || (bitmap.width > 0 && bitmap.height > 0) else { throw WriteError.unsupported("PNG cannot hold an empty image") }
-        let header = layout.header(width: bitmap.width, height: bitmap.height)
-        try output(header[...])
-        let deflater = container == .png ? ZlibStreamDeflater() : nil
-        var chunk: [UInt8] = []
-        // PNG's IDAT chunks of at most 1 MiB of the zlib stream.
-        func emitIDAT(_ bytes: [UInt8], force: Bool) throws {
-            chunk.append(contentsOf: bytes)
-            while chunk.count >= 1 << 20 || (force && !chunk.isEmpty) {
-                let piece = Array(chunk.prefix(1 << 20))
-                chunk.removeFirst(piece.count)
-                var framed: [UInt8] = []
-                PNGEncoding.appendChunk("IDAT", piece, to: &framed)
-                try output(framed[...])
-            }
+        try withoutActuallyEscaping(output) { output in
+            let writer = try RowWriter(as: container, width: bitmap.width, height: bitmap.height, format: bitmap.format,
+                                       convertingTo: requested, to: output)
+            try writer.append(bitmap)
+            try writer.finish()
         }
-        // Slices of about 1 MiB in the largest form a row takes (8 bytes a pixel at most).
-        let sliceRows = max(1, (1 << 20) / max(1, bitmap.bytesPerRow, bitmap.width * 8))
-        var top = 0
-        while top < bitmap.height {
-            let rows = min(sliceRows, bitmap.height - top)
-            var slice = Bitmap(uncheckedWidth: bitmap.width, height: rows, format: bitmap.format, bytesPerRow: bitmap.bytesPerRow,
-                               bytes: Array(bitmap.bytes[top * bitmap.bytesPerRow ..< (top + rows) * bitmap.bytesPerRow]))
-            do {
-                if let requested {
-                    slice = try slice.converted(to: requested, bytesPerRow: requested.minimumBytesPerRow(width: slice.width) ?? 0)
-                }
-                let samples = try layout.samples(of: slice)
-                if let deflater {
-                    let rowBytes = samples.count / rows
-                    var filtered = [UInt8]()
-                    filtered.reserveCapacity(samples.count + rows)
-                    for y in 0..<rows {
-                        filtered.append(0)   // filter type 0 (None) on every row
-                        filtered.append(contentsOf: samples[y * rowBytes ..< (y + 1) * rowBytes])
+    }
+
+    /// A file written as its rows arrive (`ImageSource.decodeRows` → `pureimage decode`): the
+    /// header first, then each band of rows converted and encoded — PNG rows filtered (type 0)
+    /// and deflated into IDAT chunks of at most 1 MiB — so what is held is a slice of rows and
+    /// the deflater's window, whatever the image's size.
+    public final class RowWriter {
+        private let layout: LogicalLayout
+        private let requested: PixelFormat?
+        private let width: Int, height: Int
+        private let output: (ArraySlice<UInt8>) throws -> Void
+        private let deflater: ZlibStreamDeflater?
+        private var pendingIDAT: [UInt8] = []
+        public private(set) var rowsWritten = 0
+
+        /// Writes the header for a `width × height` image whose rows will come in `format`
+        /// (converted to `requested` first when given).
+        public init(as container: Container, width: Int, height: Int, format: PixelFormat, convertingTo requested: PixelFormat? = nil,
+                    to output: @escaping (ArraySlice<UInt8>) throws -> Void) throws {
+            layout = try LogicalLayout(source: requested ?? format, container: container)
+            guard container != .png || (width > 0 && height > 0) else { throw WriteError.unsupported("PNG cannot hold an empty image") }
+            self.requested = requested
+            self.width = width
+            self.height = height
+            self.output = output
+            deflater = container == .png ? ZlibStreamDeflater() : nil
+            try output(layout.header(width: width, height: height)[...])
+        }
+
+        /// The next rows, full width, top to bottom.
+        public func append(_ rows: Bitmap) throws {
+            guard rows.width == width, rowsWritten + rows.height <= height else {
+                throw WriteError.unsupported("rows \(rowsWritten)..<\(rowsWritten + rows.height) of width \(rows.width) do not fit a \(width)×\(height) image")
+            }
+            // Slices of about 1 MiB in the largest form a row takes (8 bytes a pixel at most).
+            let sliceRows = max(1, (1 << 20) / max(1, rows.bytesPerRow, rows.width * 8))
+            var top = 0
+            while top < rows.height {
+                let count = min(sliceRows, rows.height - top)
+                var slice = Bitmap(uncheckedWidth: rows.width, height: count, format: rows.format, bytesPerRow: rows.bytesPerRow,
+                                   bytes: Array(rows.bytes[top * rows.bytesPerRow ..< (top + count) * rows.bytesPerRow]))
+                do {
+                    if let requested {
+                        slice = try slice.converted(to: requested, bytesPerRow: requested.minimumBytesPerRow(width: slice.width) ?? 0)
                     }
-                    try filtered.withUnsafeBytes { bytes in try deflater.write(bytes) { try emitIDAT($0, force: false) } }
-                } else {
-                    try output(samples[...])
+                    let samples = try layout.samples(of: slice)
+                    if let deflater {
+                        let rowBytes = samples.count / count
+                        var filtered = [UInt8]()
+                        filtered.reserveCapacity(samples.count + count)
+                        for y in 0..<count {
+                            filtered.append(0)   // filter type 0 (None) on every row
+                            filtered.append(contentsOf: samples[y * rowBytes ..< (y + 1) * rowBytes])
+                        }
+                        try filtered.withUnsafeBytes { bytes in try deflater.write(bytes) { try emitIDAT($0, force: false) } }
+                    } else {
+                        try output(samples[...])
+                    }
+                } catch let error as BitmapError {
+                    throw WriteError.unsupported(error.description)
                 }
-            } catch let error as BitmapError {
-                throw WriteError.unsupported(error.description)
+                top += count
             }
-            top += rows
+            rowsWritten += rows.height
         }
-        if let deflater {
+
+        /// Ends the file; every row must have been appended.
+        public func finish() throws {
+            guard rowsWritten == height else { throw WriteError.unsupported("\(rowsWritten) of \(height) rows written") }
+            guard let deflater else { return }
             try deflater.finish { try emitIDAT($0, force: false) }
             try emitIDAT([], force: true)
             var end: [UInt8] = []
             PNGEncoding.appendChunk("IEND", [], to: &end)
             try output(end[...])
+        }
+
+        /// PNG's IDAT chunks of at most 1 MiB of the zlib stream.
+        private func emitIDAT(_ bytes: [UInt8], force: Bool) throws {
+            pendingIDAT.append(contentsOf: bytes)
+            while pendingIDAT.count >= 1 << 20 || (force && !pendingIDAT.isEmpty) {
+                let piece = Array(pendingIDAT.prefix(1 << 20))
+                pendingIDAT.removeFirst(piece.count)
+                var framed: [UInt8] = []
+                PNGEncoding.appendChunk("IDAT", piece, to: &framed)
+                try output(framed[...])
+            }
         }
     }
 
