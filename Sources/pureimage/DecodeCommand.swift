@@ -119,11 +119,7 @@ enum DecodeCommand {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput
         }
-        if let truncation {
-            printError("pureimage: \(path): warning: \(truncation); partial image written")
-            return ExitStatus.truncated
-        }
-        return ExitStatus.success
+        return writtenStatus(path, truncation: truncation)
     }
 
     /// Frame 0 through `ImageSource.decodeRows` into a `RowWriter`: the file is written while
@@ -151,11 +147,14 @@ enum DecodeCommand {
             printError("pureimage: \(output): cannot write: \(error)")
             return ExitStatus.invalidInput
         }
-        if let truncation {
-            printError("pureimage: \(path): warning: \(truncation); partial image written")
-            return ExitStatus.truncated
-        }
-        return ExitStatus.success
+        return writtenStatus(path, truncation: truncation)
+    }
+
+    /// The exit status once the file is written: a truncated input is a warning and a status of its own.
+    static func writtenStatus(_ path: String, truncation: DecodeError?) -> Int32 {
+        guard let truncation else { return ExitStatus.success }
+        printError("pureimage: \(path): warning: \(truncation); partial image written")
+        return ExitStatus.truncated
     }
 
     static func pixelFormat(_ name: String?) throws -> ImageDecodingOptions.Output {
