@@ -29,14 +29,16 @@ extension ImageSource {
     /// Frame 0, delivered to `body` a band of rows at a time, top to bottom, each converted to
     /// `output` as it arrives — exactly the rows `image(at: 0, options: .init(output: output))`
     /// of a first-frame-only source (`DecodeOptions.firstFrameOnly`) holds, but without that
-    /// image in memory; its warnings and truncation are frame 0's. What the decode keeps meanwhile is what its
-    /// format needs (Docs/ImageSource.md, "Rows as they are decoded"): baseline JPEG an MCU row,
-    /// progressive JPEG its coefficients, non-interlaced PNG a row or two, interlaced PNG its
-    /// stored passes, TIFF a strip or a row of tiles, GIF the frame's indices, WebP its planes.
+    /// image in memory; its warnings and truncation are frame 0's. What the decode keeps
+    /// meanwhile is what its format needs (Docs/ImageSource.md, "Rows as they are decoded"):
+    /// baseline JPEG an MCU row, progressive JPEG its coefficients (and, for now, its sample
+    /// planes), non-interlaced PNG a row or two, interlaced PNG its stored passes, TIFF a strip
+    /// or a row of tiles, GIF the frame's indices, WebP its planes.
     ///
     /// EXIF orientation is not applied (rows come as stored; `properties.orientation` says how
-    /// to show them). An APNG (its frame 0 comes from the animation), a file whose headers do
-    /// not parse, and a file that delivers no row in streaming mode are decoded whole and then
+    /// to show them). An APNG (its frame 0 comes from the animation), the `libtiffRGBA` output
+    /// (libtiff's RGBA interface reads a page whole), a file whose headers do not parse, and a
+    /// file that delivers no row in streaming mode are decoded whole and then
     /// handed out in bands of about 1 MiB, so the result is the same either way
     /// (`StreamedFrame.streamed` tells which). An error thrown by `body` stops the delivery and
     /// is rethrown; a decode error is thrown as a `DecodeError`, after the bands already
