@@ -80,6 +80,20 @@ public struct Bitmap: Hashable, Sendable {
         return bytes[y * bytesPerRow ..< y * bytesPerRow + rowLength]
     }
 
+    /// The rows top to bottom in bands of `rowsPerBand` rows (the last one shorter), each a copy
+    /// with this bitmap's layout: `body(firstRow, band)`. Streaming code hands images on this way
+    /// so no stage holds more than a band beside the source.
+    func forEachBand<E: Error>(rowsPerBand: Int, _ body: (Int, Bitmap) throws(E) -> Void) throws(E) {
+        let step = Swift.max(1, rowsPerBand)
+        var top = 0
+        while top < height {
+            let rows = Swift.min(step, height - top)
+            try body(top, Bitmap(uncheckedWidth: width, height: rows, format: format, bytesPerRow: bytesPerRow,
+                                 bytes: Array(bytes[top * bytesPerRow ..< (top + rows) * bytesPerRow])))
+            top += rows
+        }
+    }
+
     /// A copy whose rows are exactly `rowLength` bytes (no padding); `self` when already tight.
     public func tightlyPacked() -> Bitmap {
         // (An empty result is made as such: see WebPRaster.init on capacity 0.)

@@ -282,15 +282,7 @@ public final class ImageSource: Sendable {
         if copies > 0 {
             try decoder.budget.check(rowBytes.flatMap { SizeMath.product($0, native.height, copies) }, format: format, offset: nil)
         }
-        do {
-            switch decoding.output {
-            case .native: bitmap = bitmap.tightlyPacked()
-            case .display: bitmap = try bitmap.converted(to: .display(hasAlpha: decoder.properties?.hasAlpha ?? true), bytesPerRow: rowBytes ?? 0)
-            case .canonicalRGBA, .format, .libtiffRGBA: bitmap = try bitmap.converted(to: target, bytesPerRow: rowBytes ?? 0)
-            }
-        } catch {
-            throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
-        }
+        bitmap = try convert(native, to: decoding.output, hasAlpha: decoder.properties?.hasAlpha ?? true, format: format)
         if decoding.applyOrientation, let orientation = decoder.properties?.orientation {
             bitmap = bitmap.oriented(orientation)
         }

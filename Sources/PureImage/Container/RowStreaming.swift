@@ -132,14 +132,8 @@ extension ImageSource {
     private func handOutWhole(output: ImageDecodingOptions.Output, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         let decoded = try firstFrameDecode(output: output)
         let bitmap = decoded.bitmap
-        let bandRows = max(1, (1 << 20) / max(1, bitmap.bytesPerRow))
-        var top = 0
-        while top < bitmap.height {
-            let rows = min(bandRows, bitmap.height - top)
-            let band = Bitmap(uncheckedWidth: bitmap.width, height: rows, format: bitmap.format, bytesPerRow: bitmap.bytesPerRow,
-                              bytes: Array(bitmap.bytes[top * bitmap.bytesPerRow ..< (top + rows) * bitmap.bytesPerRow]))
+        try bitmap.forEachBand(rowsPerBand: (1 << 20) / max(1, bitmap.bytesPerRow)) { top, band in
             try body(RowBand(firstRow: top, frameHeight: bitmap.height, rows: band))
-            top += rows
         }
         return StreamedFrame(properties: decoded.properties, warnings: decoded.warnings, truncation: decoded.truncation, streamed: false)
     }

@@ -98,12 +98,8 @@ public enum Downscaler {
                 // slices of about 64 KiB of output, into tight rows, so the conversion never holds
                 // more than a slice.
                 let rowBytes = band.width * 4
-                let sliceRows = max(1, (1 << 16) / max(1, rowBytes))
-                var top = 0
-                while top < band.height {
-                    let rows = min(sliceRows, band.height - top)
-                    let slice = Bitmap(uncheckedWidth: band.width, height: rows, format: band.format, bytesPerRow: band.bytesPerRow,
-                                       bytes: Array(band.bytes[top * band.bytesPerRow ..< (top + rows) * band.bytesPerRow]))
+                try band.forEachBand(rowsPerBand: (1 << 16) / max(1, rowBytes)) { (_, slice) throws(DecodeError) in
+                    let rows = slice.height
                     let premultiplied: Bitmap
                     do {
                         premultiplied = try slice.converted(to: .rgba8Premultiplied, bytesPerRow: rowBytes)
@@ -111,7 +107,6 @@ public enum Downscaler {
                         throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
                     }
                     premultiplied.bytes.withUnsafeBufferPointer { resampler.consume(rows: $0, count: rows) }
-                    top += rows
                 }
             } catch {
                 failure = error

@@ -496,14 +496,6 @@ final class WebPDecoder: FormatDecoder {
     }
 
     private func emitInBands(_ bitmap: Bitmap, _ sink: (Bitmap) -> Void) {
-        let rowBytes = bitmap.width * 4
-        let bandRows = max(1, min(bitmap.height, (1 << 16) / max(bitmap.width, 1)))
-        var top = 0
-        while top < bitmap.height {
-            let rows = min(bandRows, bitmap.height - top)
-            let band = Array(bitmap.bytes[top * rowBytes ..< (top + rows) * rowBytes])
-            sink(Bitmap(uncheckedWidth: bitmap.width, height: rows, format: .rgba8, bytesPerRow: rowBytes, bytes: band))
-            top += rows
-        }
+        bitmap.forEachBand(rowsPerBand: (1 << 16) / max(bitmap.width, 1)) { _, band in sink(band) }
     }
 }

@@ -83,12 +83,9 @@ public enum ImageWriter {
                 throw WriteError.unsupported("rows \(rowsWritten)..<\(rowsWritten + rows.height) of width \(rows.width) do not fit a \(width)×\(height) image")
             }
             // Slices of about 1 MiB in the largest form a row takes (8 bytes a pixel at most).
-            let sliceRows = max(1, (1 << 20) / max(1, rows.bytesPerRow, rows.width * 8))
-            var top = 0
-            while top < rows.height {
-                let count = min(sliceRows, rows.height - top)
-                var slice = Bitmap(uncheckedWidth: rows.width, height: count, format: rows.format, bytesPerRow: rows.bytesPerRow,
-                                   bytes: Array(rows.bytes[top * rows.bytesPerRow ..< (top + count) * rows.bytesPerRow]))
+            try rows.forEachBand(rowsPerBand: (1 << 20) / max(1, rows.bytesPerRow, rows.width * 8)) { (_, band) throws in
+                var slice = band
+                let count = band.height
                 do {
                     if let requested {
                         slice = try slice.converted(to: requested, bytesPerRow: requested.minimumBytesPerRow(width: slice.width) ?? 0)
@@ -109,7 +106,6 @@ public enum ImageWriter {
                 } catch let error as BitmapError {
                     throw WriteError.unsupported(error.description)
                 }
-                top += count
             }
             rowsWritten += rows.height
         }
