@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// How `ImageSource.image(at:options:)` should deliver pixels.
 public struct ImageDecodingOptions: Sendable, Hashable {
@@ -73,7 +72,7 @@ public final class ImageSource: Sendable {
         /// TIFF: the last page decoded alone, and its index (one page is kept, not every page).
         var page: (index: Int, session: DecodeSession)?
     }
-    private let caches = Mutex(Caches())
+    private let caches = LockedState(Caches())
 
     /// Identifies the format. Throws `.unknownFormat` for unrecognised bytes and `.unsupported`
     /// for recognised formats this library does not decode.
