@@ -192,12 +192,19 @@ public final class ImageSource: Sendable {
             return DecodedFrame(bitmap: rendered.bitmap, index: index, properties: properties,
                                 warnings: rendered.warnings, truncation: rendered.truncation)
         }
+        // A TIFF page's decoder knows only the pages up to its own, so the page count an
+        // out-of-range error reports comes from the IFD walk (kept by `properties()`).
+        let pageCount = format == .tiff ? (try? properties())?.frameCount : nil
+        if let pageCount, index < 0 || index >= pageCount {
+            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: pageCount))
+        }
         return try caches.withLock { (caches) throws(DecodeError) -> DecodedFrame in
             let session = format == .tiff ? try Self.finishedPageSession(&caches, page: index, bytes: bytes, options: options)
                                           : try Self.finishedSession(&caches, format: format, bytes: bytes, options: options)
             let available = session.decoder.availableFrameCount
             guard index >= 0, index < available else {
-                throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: available))
+                throw DecodeError(.malformed, format: format, offset: nil,
+                                  ContainerError.frameOutOfRange(index: index, count: pageCount ?? available))
             }
             let bitmap = try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
             return DecodedFrame(session, index: index, bitmap: bitmap)

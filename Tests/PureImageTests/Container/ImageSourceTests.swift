@@ -141,7 +141,11 @@ struct ImageSourceTests {
         #expect(page2.properties.orientation == .upMirrored)
         // Asked again, and after another page: the same bytes.
         #expect(try source.image(at: 1, options: .init(output: .native)).tightBytes == [10, 11, 12])
-        #expect(throws: DecodeError.self) { try source.decode(at: 3) }
+        // Past the last page: the count is the file's, not the pages decoded so far.
+        for index in [3, -1] {
+            let outOfRange = #expect(throws: DecodeError.self) { try source.decode(at: index) }
+            #expect(outOfRange?.reason as? ContainerError == .frameOutOfRange(index: index, count: 3))
+        }
         // The incremental source decodes pages in order and stops at the failing page 0.
         let incremental = IncrementalImageSource()
         incremental.update(data: tiff, final: true)
