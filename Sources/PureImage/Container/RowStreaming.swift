@@ -31,8 +31,8 @@ extension ImageSource {
     /// of a first-frame-only source (`DecodeOptions.firstFrameOnly`) holds, but without that
     /// image in memory; its warnings and truncation are frame 0's. What the decode keeps
     /// meanwhile is what its format needs (Docs/ImageSource.md, "Rows as they are decoded"):
-    /// baseline JPEG an MCU row, progressive JPEG its coefficients (and, for now, its sample
-    /// planes), non-interlaced PNG a row or two, interlaced PNG its stored passes, TIFF a strip
+    /// baseline JPEG an MCU row, progressive JPEG its coefficients (rendered from them in MCU
+    /// rows), non-interlaced PNG a row or two, interlaced PNG its stored passes, TIFF a strip
     /// or a row of tiles, GIF the frame's indices, WebP its planes.
     ///
     /// EXIF orientation is not applied (rows come as stored; `properties.orientation` says how

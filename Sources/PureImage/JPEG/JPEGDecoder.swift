@@ -582,7 +582,14 @@ final class JPEGDecoder: FormatDecoder {
         } catch {
             throw error.located(at: offset)
         }
-        let ring: [Int]? = multiScan ? nil : geometry.components.map { ($0.v > 0 && firstScan.components.count > 1 ? $0.v : 1) * $0.scaledBlockSize }
+        // The renderer's sample planes are rings of three MCU rows in every mode: single-scan
+        // files render each MCU row as it is decoded, multi-scan files render theirs from the
+        // coefficient store band by band once the scans are in (`renderWholeImage`), so no
+        // full-size sample plane exists beside the coefficients. One MCU row is `v` block rows
+        // of each component when several are interleaved, one block row when a scan or the
+        // frame has one component (T.81 A.2).
+        let interleavedRows = multiScan ? count > 1 : firstScan.components.count > 1
+        let ring: [Int] = geometry.components.map { ($0.v > 0 && interleavedRows ? $0.v : 1) * $0.scaledBlockSize }
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
             let width = geometry.outputWidth
@@ -637,16 +644,22 @@ final class JPEGDecoder: FormatDecoder {
         renderer.emitRows()
     }
 
-    /// Multi-scan files: IDCT everything once the scans are in.
+    /// Multi-scan files, once the scans are in: IDCT and output MCU row by MCU row from the
+    /// coefficient store, top to bottom, into the renderer's three-MCU-row rings (block
+    /// smoothing reads its neighbours from the store, which holds every block).
     private func renderWholeImage() {
         guard let renderer, let store, let geometry, store.isWholeImage, !renderer.isComplete else { return }
         let smoothing = progressive ? progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
                                                             scanCount: scanCount, lastGoodIMCURow: lastGoodIMCURow) : nil
-        for (c, component) in geometry.components.enumerated() {
-            renderer.reconstruct(component: c, from: store, blockRows: 0 ..< component.paddedHeightInBlocks, smoothing: smoothing?[c])
+        let interleaved = geometry.components.count > 1
+        let rows = interleaved ? geometry.mcuRows : geometry.components[0].heightInBlocks
+        for row in 0..<rows {
+            for (c, component) in geometry.components.enumerated() {
+                let step = interleaved ? component.v : 1
+                renderer.reconstruct(component: c, from: store, blockRows: row * step ..< (row + 1) * step, smoothing: smoothing?[c])
+            }
+            renderer.emitRows()
         }
-        renderer.markAllReady()
-        renderer.emitRows()
     }
 
     /// Progressive partial image: what libjpeg-turbo's buffered-image mode shows after scan

@@ -98,14 +98,16 @@ final class JPEGRenderer {
     let rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)?
     private(set) var rowsDone = 0
 
-    /// Sample rows held per component: the whole component, or for single-scan files a ring
-    /// of three MCU rows (`ringRows[c]`, a multiple of the block size). Output row y reads at
+    /// Sample rows held per component: the whole component (the progressive previews of
+    /// `partialFrame`), or a ring of three MCU rows (`ringRows[c]`, a multiple of the block
+    /// size) for the decode itself, which reconstructs MCU rows top to bottom. Output row y reads at
     /// most one sample row above the MCU row being finished (h1v2/h2v2 context), and rows are
     /// emitted as soon as they are ready, so three MCU rows never wrap onto a row still needed.
     private var ringRows: [Int] = []
 
-    /// `ringMCURows`: per component, the sample rows of one MCU row when the file is
-    /// single-scan (then planes are rings of three of them), nil to hold whole components.
+    /// `ringMCURows`: per component, the sample rows of one MCU row when MCU rows are
+    /// reconstructed in order (then planes are rings of three of them), nil to hold whole
+    /// components.
     init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, budget: MemoryBudget,
          rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
         let limits = budget.limits
