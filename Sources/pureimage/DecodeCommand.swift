@@ -126,12 +126,19 @@ enum DecodeCommand {
     /// the rows arrive, and removed when the decode fails part-way.
     static func stream(_ source: ImageSource, path: String, output: String, container: ImageWriter.Container,
                        as outputFormat: ImageDecodingOptions.Output) throws -> Int32 {
+        try stream(path: path, output: output, container: container) { body in try source.decodeRows(output: outputFormat, body) }
+    }
+
+    /// The rows `produce` hands its closure, written to `output` as they arrive (`decodeRows`,
+    /// `decodeScaledDownRows`); the file is removed when the decode fails part-way.
+    static func stream(path: String, output: String, container: ImageWriter.Container,
+                       produce: ((RowBand) throws -> Void) throws -> StreamedFrame) throws -> Int32 {
         var truncation: DecodeError?
         do {
             try FileIO.writeStreaming(to: output) { sink in
                 try withoutActuallyEscaping(sink) { sink in
                     var writer: ImageWriter.RowWriter?
-                    let streamed = try source.decodeRows(output: outputFormat) { band in
+                    let streamed = try produce { band in
                         let current = try writer ?? ImageWriter.RowWriter(as: container, width: band.rows.width, height: band.frameHeight,
                                                                           format: band.rows.format, to: sink)
                         writer = current

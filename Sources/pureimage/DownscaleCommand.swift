@@ -11,13 +11,15 @@ enum DownscaleCommand {
 
     SDWebImage's decodedAndScaledDownImage(limitBytes:): the first frame, scaled so that it
     fits in N bytes at 4 bytes per pixel (0 or absent: the 60 MB iOS default), with a
-    Lanczos-3 filter fed row by row from the decoder (the full-size image is never held).
+    Lanczos-3 filter fed row by row from the decoder (the full-size image is never held),
+    and OUT written while the filter finishes rows (the scaled image is not held either).
+    Exit status 3: the input was truncated; what it holds was written.
     --plan   print the plan (destination size, bands, seam overlap) and write nothing
              unless -o is given too
     --no-dct-scaling  JPEG: resample from the full-size decode instead of first reducing
              1/2, 1/4 or 1/8 in the DCT domain (to measure what that reduction costs)
     --stats  print the time and the process's peak resident memory after the downscale
-             (before any output is encoded); -o is then optional
+             (and the write, with -o); -o is then optional
     OUT: .pam, .png, .ppm or .pgm (RGBA, straight alpha).
     """
 
@@ -50,19 +52,37 @@ enum DownscaleCommand {
             if parsed.has("--plan") { print(try source.downscalePlan(limitBytes: limit).description) }
             guard output != nil || parsed.has("--stats") else { return ExitStatus.success }
             let started = ContinuousClock.now
-            let bitmap = try source.decodedAndScaledDown(limitBytes: limit, output: .canonicalRGBA,
-                                                         jpegDCTScaling: !parsed.has("--no-dct-scaling"))
+            let dctScaling = !parsed.has("--no-dct-scaling")
+            // Written while the resampler finishes rows: the destination is never whole in memory.
+            var size = (width: 0, height: 0)
+            let status: Int32
+            if let output {
+                guard let container = ImageWriter.Container(pathExtension: output) else { throw unknownContainer(output) }
+                status = try DecodeCommand.stream(path: path, output: output, container: container) { body in
+                    try source.decodeScaledDownRows(limitBytes: limit, output: .canonicalRGBA, jpegDCTScaling: dctScaling) { band in
+                        size = (band.rows.width, band.frameHeight)
+                        try body(band)
+                    }
+                }
+            } else {
+                let bitmap = try source.decodedAndScaledDown(limitBytes: limit, output: .canonicalRGBA, jpegDCTScaling: dctScaling)
+                size = (bitmap.width, bitmap.height)
+                status = ExitStatus.success
+            }
             if parsed.has("--stats") {
                 let elapsed = ContinuousClock.now - started
                 var usage = rusage()
                 getrusage(RUSAGE_SELF.rawValue, &usage)   // ru_maxrss: kilobytes on Linux
-                print("downscaled to \(bitmap.width) x \(bitmap.height) in \(elapsed); peak resident memory \(usage.ru_maxrss / 1024) MB (input file \(source.byteCount / 1_048_576) MB)")
+                print("downscaled to \(size.width) x \(size.height) in \(elapsed); peak resident memory \(usage.ru_maxrss / 1024) MB (input file \(source.byteCount / 1_048_576) MB)")
             }
-            guard let output else { return ExitStatus.success }
-            return try write(bitmap, to: output)
+            return status
         } catch let error as DecodeError {
             return CLI.report(path, error)
         }
+    }
+
+    static func unknownContainer(_ output: String) -> UsageError {
+        UsageError(message: "cannot tell the output format from '\(output)' (use .pam, .png, .ppm or .pgm)")
     }
 
     static func runThumbnail(_ arguments: [String]) throws -> Int32 {
@@ -88,9 +108,7 @@ enum DownscaleCommand {
     }
 
     static func write(_ bitmap: Bitmap, to output: String) throws -> Int32 {
-        guard let container = ImageWriter.Container(pathExtension: output) else {
-            throw UsageError(message: "cannot tell the output format from '\(output)' (use .pam, .png, .ppm or .pgm)")
-        }
+        guard let container = ImageWriter.Container(pathExtension: output) else { throw unknownContainer(output) }
         do {
             try FileIO.writeStreaming(to: output) { sink in try ImageWriter.write(bitmap, as: container, to: sink) }
         } catch {

@@ -41,10 +41,11 @@ public enum Downscaler {
         return 1
     }
 
-    /// Decodes the first frame of `bytes` resampled to `width × height` (premultiplied RGBA8).
+    /// Decodes the first frame of `bytes` resampled to `width × height` (premultiplied RGBA8),
+    /// kept whole or handed out in bands as `output` says.
     static func resample(_ bytes: [UInt8], format: ImageFormat, options: DecodeOptions,
                          sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
-                         allowJPEGScaling: Bool = true) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
+                         allowJPEGScaling: Bool = true, output: StreamingResampler.Output = .whole) throws(DecodeError) -> Resampled {
         // The first frame only: an APNG is read as its still default image.
         var frameOptions = options
         frameOptions.firstFrameOnly = true
@@ -61,10 +62,20 @@ public enum Downscaler {
                                              sourceHeight: (sourceHeight + denominator - 1) / denominator,
                                              width: width, height: height,
                                              extent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
-            return try stream(bytes, format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: frameOptions), geometry: geometry)
+            return try stream(bytes, format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: frameOptions),
+                              geometry: geometry, output: output)
         }
         let geometry = ResamplerGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, extent: nil)
-        return try stream(bytes, format: format, decoder: try DecodeSession.makeDecoder(for: format, options: frameOptions), geometry: geometry)
+        return try stream(bytes, format: format, decoder: try DecodeSession.makeDecoder(for: format, options: frameOptions),
+                          geometry: geometry, output: output)
+    }
+
+    /// What a resampling decode leaves: the resampler (whose `takeBitmap()` is the destination
+    /// when it was kept whole) and what the decoder reported.
+    struct Resampled {
+        let resampler: StreamingResampler
+        let truncation: DecodeError?
+        let warnings: [DecodeWarning]
     }
 
     /// What the resampler will be asked for, known from the header.
@@ -80,7 +91,7 @@ public enum Downscaler {
     /// file that fails or ends before its first row — whatever size its header claims — costs
     /// no resampling memory, and its error (or truncation) is what the call throws.
     static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder,
-                       geometry: ResamplerGeometry) throws(DecodeError) -> (bitmap: Bitmap, truncation: DecodeError?) {
+                       geometry: ResamplerGeometry, output: StreamingResampler.Output) throws(DecodeError) -> Resampled {
         var failure: DecodeError?
         var resampler: StreamingResampler?
         // The decoder keeps the sink: the sink must not keep the decoder (a cycle would leak both).
@@ -91,7 +102,7 @@ public enum Downscaler {
                 if resampler == nil {
                     resampler = try StreamingResampler(sourceWidth: geometry.sourceWidth, sourceHeight: geometry.sourceHeight,
                                                        destinationWidth: geometry.width, destinationHeight: geometry.height,
-                                                       sourceExtent: geometry.extent, budget: budget)
+                                                       sourceExtent: geometry.extent, budget: budget, output: output)
                 }
                 guard let resampler else { return }
                 // A band may be a whole image (a TIFF strip of every row): it is converted in
@@ -121,7 +132,7 @@ public enum Downscaler {
         }
         // Rows a truncated file never delivered count as transparent.
         resampler.consumeBlankRows(resampler.sourceHeight)
-        return (resampler.takeBitmap(), decoder.truncation)
+        return Resampled(resampler: resampler, truncation: decoder.truncation, warnings: decoder.warnings)
     }
 }
 
@@ -155,12 +166,58 @@ extension ImageSource {
         let plan = try downscalePlan(limitBytes: limitBytes)
         guard plan.scalesDown else { return try firstFrame(options: ImageDecodingOptions(output: output)) }
         // `bitmap` is the only reference to the destination, so it is converted in place.
-        var (bitmap, _) = try Downscaler.resample(bytes, format: format, options: options,
-                                                  sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
-                                                  width: plan.destinationWidth, height: plan.destinationHeight,
-                                                  allowJPEGScaling: jpegDCTScaling)
+        var bitmap = try Downscaler.resample(bytes, format: format, options: options,
+                                             sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+                                             width: plan.destinationWidth, height: plan.destinationHeight,
+                                             allowJPEGScaling: jpegDCTScaling).resampler.takeBitmap()
         try deliverScaled(&bitmap, output: output, applyOrientation: false)
         return bitmap
+    }
+
+    /// `decodedAndScaledDown(limitBytes:output:jpegDCTScaling:)` delivered to `body` a band of
+    /// rows at a time, top to bottom, as the resampler finishes them: the same rows, byte for
+    /// byte, without the destination in memory (what `pureimage downscale` writes files with).
+    /// When the image fits in `limitBytes` it is not scaled, and its rows come from
+    /// `decodeRows(output:_:)`. The returned `StreamedFrame` has the image's properties (its own
+    /// size; the bands carry the scaled size in `rows.width` and `frameHeight`), frame 0's warnings
+    /// and truncation. An error thrown by `body` stops the delivery and is rethrown after the
+    /// decode (which runs to its end).
+    public func decodeScaledDownRows(limitBytes: Int, output: ImageDecodingOptions.Output = .display,
+                                     jpegDCTScaling: Bool = true, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        let plan = try downscalePlan(limitBytes: limitBytes)
+        guard plan.scalesDown else { return try decodeRows(output: output, body) }
+        let header = try headerProperties()
+        let target = scaledTarget(output, hasAlpha: header.hasAlpha)
+        let width = plan.destinationWidth, height = plan.destinationHeight
+        var failure: (any Error)?
+        // The resampler (which keeps `deliver`, and so `body`) ends inside this closure: only
+        // the decoder's report leaves it.
+        let report: (truncation: DecodeError?, warnings: [DecodeWarning])
+        do {
+            report = try withoutActuallyEscaping(body) { body throws -> (truncation: DecodeError?, warnings: [DecodeWarning]) in
+                // Bands of about 256 KiB: one allocation and one conversion per band, not per row.
+                let bands = StreamingResampler.Output.bands(rowsPerBand: (1 << 18) / (width * 4)) { firstRow, rows, count in
+                    guard failure == nil else { return }
+                    do {
+                        var band = Bitmap(uncheckedWidth: width, height: count, format: .rgba8Premultiplied,
+                                          bytesPerRow: width * 4, bytes: Array(rows))
+                        try self.convertScaled(&band, to: target)
+                        try body(RowBand(firstRow: firstRow, frameHeight: height, rows: band))
+                    } catch {
+                        failure = error
+                    }
+                }
+                let resampled = try Downscaler.resample(bytes, format: format, options: options,
+                                                        sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+                                                        width: width, height: height, allowJPEGScaling: jpegDCTScaling, output: bands)
+                return (resampled.truncation, resampled.warnings)
+            }
+        } catch {
+            // The consumer's own error comes first: the decode went on without it.
+            throw failure ?? error
+        }
+        if let failure { throw failure }
+        return StreamedFrame(properties: header, warnings: report.warnings, truncation: report.truncation, streamed: true)
     }
 
     /// `CGImageSourceCreateThumbnailAtIndex` with `kCGImageSourceThumbnailMaxPixelSize`: the
@@ -188,8 +245,8 @@ extension ImageSource {
         if plan.width == header.width && plan.height == header.height {
             return try firstFrame(options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
         }
-        var (bitmap, _) = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
-                                                  width: plan.width, height: plan.height)
+        var bitmap = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
+                                             width: plan.width, height: plan.height).resampler.takeBitmap()
         try deliverScaled(&bitmap, output: output, applyOrientation: applyOrientation)
         return bitmap
     }
@@ -204,15 +261,27 @@ extension ImageSource {
     }
 
     private func deliverScaled(_ bitmap: inout Bitmap, output: ImageDecodingOptions.Output, applyOrientation: Bool) throws(DecodeError) {
+        try convertScaled(&bitmap, to: scaledTarget(output, hasAlpha: (try? headerProperties().hasAlpha) ?? true))
+        if applyOrientation, let orientation = try? headerProperties().orientation {
+            bitmap = bitmap.oriented(orientation)
+        }
+    }
+
+    /// The pixel format a scaled result is delivered in (the resampler works in premultiplied
+    /// RGBA8, so `native` and `canonicalRGBA` are straight RGBA8).
+    private func scaledTarget(_ output: ImageDecodingOptions.Output, hasAlpha: Bool) -> PixelFormat {
+        switch output {
+        case .native, .canonicalRGBA: .rgba8
+        case .display: .display(hasAlpha: hasAlpha)
+        case .format(let format): format
+        case .libtiffRGBA: .rgba8Premultiplied
+        }
+    }
+
+    /// Premultiplied RGBA8 from the resampler into `target`: 4-byte targets in place, so the
+    /// destination exists once in memory.
+    private func convertScaled(_ bitmap: inout Bitmap, to target: PixelFormat) throws(DecodeError) {
         do {
-            let target: PixelFormat
-            switch output {
-            case .native, .canonicalRGBA: target = .rgba8
-            case .display: target = .display(hasAlpha: (try? headerProperties().hasAlpha) ?? true)
-            case .format(let format): target = format
-            case .libtiffRGBA: target = .rgba8Premultiplied
-            }
-            // 4-byte targets are converted in place, so the destination exists once in memory.
             if target.bitsPerPixel == 32 && target.bitsPerComponent == 8 && target.isValid,
                target.colorModel == .rgb || target.colorModel == .gray && target.alphaInfo == .none {
                 try bitmap.convertInPlace(to: target)
@@ -221,9 +290,6 @@ extension ImageSource {
             }
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
-        }
-        if applyOrientation, let orientation = try? headerProperties().orientation {
-            bitmap = bitmap.oriented(orientation)
         }
     }
 }

@@ -34,8 +34,21 @@ final class StreamingResampler {
     /// Every working buffer, allocated once (`ResampleBuffers`, in the kernel file): the hot
     /// per-row path then touches no array and pays no exclusivity check.
     private let buffers: ResampleBuffers
-    /// Premultiplied RGBA8, `destinationWidth × 4` bytes per row.
+    /// Where finished destination rows go (premultiplied RGBA8, tight rows).
+    enum Output {
+        /// Kept in one destination image (`takeBitmap()`).
+        case whole
+        /// Handed out in bands of `rowsPerBand` rows (the last band may be shorter) as they are
+        /// finished, top to bottom: `deliver(firstRow, rows, count)`. The resampler then keeps one
+        /// band, not the destination — what lets a downscale write a file of any size.
+        case bands(rowsPerBand: Int, deliver: (_ firstRow: Int, _ rows: UnsafeBufferPointer<UInt8>, _ count: Int) -> Void)
+    }
+    private let output: Output
+    /// Premultiplied RGBA8, `destinationWidth × 4` bytes per row: the whole destination, or one
+    /// band of it (`Output.bands`) whose first row is `bandFirstRow`.
     private(set) var destination: [UInt8]
+    private let rowsPerBand: Int
+    private var bandFirstRow = 0
     private var boxCount = 0
     private var nextSourceRow = 0
     /// Rows entered into the ring (after the vertical box stage).
@@ -48,7 +61,8 @@ final class StreamingResampler {
     /// at a DCT scale: source size / denominator); nil when it is the source size. Every buffer
     /// is reserved in `budget` before it is allocated.
     init(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int,
-         sourceExtent: (width: Double, height: Double)? = nil, budget: MemoryBudget = MemoryBudget(limits: .default)) throws(DecodeError) {
+         sourceExtent: (width: Double, height: Double)? = nil, budget: MemoryBudget = MemoryBudget(limits: .default),
+         output: Output = .whole) throws(DecodeError) {
         guard sourceWidth > 0, sourceHeight > 0, destinationWidth > 0, destinationHeight > 0 else {
             throw DecodeError(.limitExceeded, format: nil, offset: nil,
                               LimitReason.tooManyPixels(width: destinationWidth, height: destinationHeight, limit: budget.limits.maxPixels))
@@ -57,6 +71,11 @@ final class StreamingResampler {
         self.sourceHeight = sourceHeight
         self.destinationWidth = destinationWidth
         self.destinationHeight = destinationHeight
+        self.output = output
+        switch output {
+        case .whole: rowsPerBand = destinationHeight
+        case .bands(let rows, _): rowsPerBand = min(max(1, rows), destinationHeight)
+        }
         let extentX = sourceExtent?.width ?? Double(sourceWidth), extentY = sourceExtent?.height ?? Double(sourceHeight)
         boxX = Self.boxFactor(extent: extentX, destination: destinationWidth)
         boxY = Self.boxFactor(extent: extentY, destination: destinationHeight)
@@ -70,7 +89,7 @@ final class StreamingResampler {
         let parts: [Int?] = [
             SizeMath.product(destinationWidth, strideX + 2, 8), SizeMath.product(destinationHeight, strideY + 2, 4),
             SizeMath.product(ringRows, destinationWidth, 16), SizeMath.product(destinationWidth, 16 + 32 + 32),
-            SizeMath.product(boxedWidth, 4 + 16), SizeMath.product(destinationWidth, destinationHeight, 4),
+            SizeMath.product(boxedWidth, 4 + 16), SizeMath.product(destinationWidth, rowsPerBand, 4),
         ]
         let total = parts.reduce(Optional(0)) { sum, part in
             guard let sum, let part else { return nil }
@@ -90,7 +109,7 @@ final class StreamingResampler {
         verticalStride = vertical.stride
         buffers = ResampleBuffers(horizontal: horizontal, vertical: vertical, ringRows: ringRows,
                                   destinationWidth: destinationWidth, boxedWidth: boxedWidth)
-        destination = [UInt8](repeating: 0, count: destinationWidth * destinationHeight * 4)
+        destination = [UInt8](repeating: 0, count: destinationWidth * rowsPerBand * 4)
     }
 
     deinit {
@@ -217,13 +236,23 @@ final class StreamingResampler {
             let weights = UnsafeBufferPointer(rebasing: b.verticalWeights[r * verticalStride ..< r * verticalStride + count])
             destination.withUnsafeMutableBufferPointer { out in
                 ResampleKernels.vertical(ring: UnsafeBufferPointer(b.ring), ringRows: ringRows, firstRow: start, taps: count,
-                                         weights: weights, accumulator: b.accumulator, destinationRow: r, into: out)
+                                         weights: weights, accumulator: b.accumulator, destinationRow: r - bandFirstRow, into: out)
             }
             nextDestinationRow += 1
+            if nextDestinationRow - bandFirstRow == rowsPerBand || nextDestinationRow == destinationHeight { deliverBand() }
         }
     }
 
-    /// The result as a premultiplied RGBA8 bitmap (complete once every source row was consumed).
+    /// `Output.bands`: the band just completed goes out, and its storage takes the next band.
+    private func deliverBand() {
+        guard case .bands(_, let deliver) = output else { return }
+        let count = nextDestinationRow - bandFirstRow
+        destination.withUnsafeBufferPointer { deliver(bandFirstRow, UnsafeBufferPointer(rebasing: $0[0 ..< count * destinationWidth * 4]), count) }
+        bandFirstRow = nextDestinationRow
+    }
+
+    /// The result as a premultiplied RGBA8 bitmap (complete once every source row was consumed;
+    /// `Output.whole` only: with bands, it holds the last band).
     /// The destination storage moves into the bitmap (the resampler keeps no reference), so the
     /// caller can convert it in place without a copy.
     func takeBitmap() -> Bitmap {
