@@ -27,7 +27,7 @@ enum InfoCommand {
         // truncation here is the container's (a decode may recover part of the image).
         let description: SourceDescription
         do {
-            description = try ImageSource(contentsOfFile: path).describe()
+            description = try ImageSource.describe(contentsOfFile: path)
         } catch {
             return CLI.report(path, error)
         }

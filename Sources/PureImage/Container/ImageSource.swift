@@ -134,6 +134,36 @@ public final class ImageSource: Sendable {
         return try result.get()
     }
 
+    /// `describe()` of the file at `path`, reading no more of it than the container walk needs
+    /// when the walk ends before the file does: a JPEG's headers end at its first SOS, so a
+    /// 30 MB photo is described from its first kilobytes (64 KiB read first, then 4× more each
+    /// time the walk runs out, up to 16 MiB, then the whole file). Every other format's walk
+    /// reaches the end of its container (PNG's IEND, GIF's trailer, TIFF's IFD chain anywhere in
+    /// the file), so its file is read whole. The result is what `describe()` on the whole file gives.
+    public static func describe(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> SourceDescription {
+        try describe(contentsOfFile: path, options: options, firstRead: 1 << 16).description
+    }
+
+    /// `firstRead`: the first prefix tried (tests use small ones to exercise the growth);
+    /// `bytesRead`: the size of the prefix described (the file's size when read whole).
+    static func describe(contentsOfFile path: String, options: DecodeOptions,
+                         firstRead: Int) throws(DecodeError) -> (description: SourceDescription, bytesRead: Int) {
+        var prefix = max(1, firstRead)
+        while prefix <= 1 << 24 {
+            let (bytes, isWholeFile) = try FileReader.read(path, prefix: prefix)
+            if isWholeFile { return (try ImageSource(bytes: bytes, options: options).describe(), bytes.count) }
+            guard FormatSniffer.sniff(bytes) == .format(.jpeg) else { break }
+            // A walk that ends inside the prefix read none of what follows; one that runs out
+            // of bytes (or fails for want of them) is tried again on more.
+            if let description = try? ImageSource(bytes: bytes, options: options).describe(), description.truncation == nil {
+                return (description, bytes.count)
+            }
+            prefix *= 4
+        }
+        let whole = try ImageSource(contentsOfFile: path, options: options)
+        return (try whole.describe(), whole.byteCount)
+    }
+
     /// The header path's decoder: the whole input at once, in properties-only mode.
     private func walkContainer() throws(DecodeError) -> SourceDescription {
         var walkOptions = options

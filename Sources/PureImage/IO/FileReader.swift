@@ -27,6 +27,12 @@ enum FileReader {
     static let defaultMaxBytes = 1 << 32
 
     static func read(_ path: String, maxBytes: Int = defaultMaxBytes) throws(DecodeError) -> [UInt8] {
+        try read(path, prefix: nil, maxBytes: maxBytes).bytes
+    }
+
+    /// The file's first `prefix` bytes (all of it when `prefix` is nil), and whether they are
+    /// the whole file. Only a regular file is read in part; a FIFO is read to its end.
+    static func read(_ path: String, prefix: Int?, maxBytes: Int = defaultMaxBytes) throws(DecodeError) -> (bytes: [UInt8], isWholeFile: Bool) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path, errno: errno, offset: nil) }
         defer { close(descriptor) }
@@ -38,12 +44,32 @@ enum FileReader {
         case S_IFREG:
             let size = Int(info.st_size)
             guard size <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: size, limit: maxBytes)) }
-            return try readToEnd(descriptor, path: path, expected: size, maxBytes: maxBytes)
+            if let prefix, prefix < size { return (try readPrefix(descriptor, path: path, count: prefix), false) }
+            return (try readToEnd(descriptor, path: path, expected: size, maxBytes: maxBytes), true)
         case S_IFIFO:
-            return try readToEnd(descriptor, path: path, expected: 0, maxBytes: maxBytes)
+            return (try readToEnd(descriptor, path: path, expected: 0, maxBytes: maxBytes), true)
         default:
             throw error(FileError.notARegularFile(path: path))
         }
+    }
+
+    /// The first `count` bytes (fewer if the file shrank meanwhile).
+    private static func readPrefix(_ descriptor: Int32, path: String, count: Int) throws(DecodeError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, errno: errno, offset: filled)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// Reads until end of file (or `maxBytes`, an error), growing past `expected` if the file did.

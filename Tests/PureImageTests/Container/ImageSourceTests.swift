@@ -159,6 +159,34 @@ struct ImageSourceTests {
         #expect(description.truncation != nil)
     }
 
+    /// `describe(contentsOfFile:)` reads a JPEG only up to its first scan, and says what
+    /// `describe()` of the whole file says — on every corpus JPEG, starting from a 256-byte read.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"))
+    func aJPEGFileIsDescribedFromItsHeaders() throws {
+        func summary(_ result: Result<SourceDescription, DecodeError>) -> String {
+            switch result {
+            case .success(let d):
+                "\(Facts(d.properties)) warnings \(d.warnings.map(\.description)) truncation \(d.truncation?.description ?? "none")"
+            case .failure(let error): "error \(error)"
+            }
+        }
+        var compared = 0, readInPart = 0
+        for entry in Corpus.manifest() where entry.format == "jpeg" {
+            let whole = Result { () throws(DecodeError) in try ImageSource(contentsOfFile: entry.absolutePath).describe() }
+            var bytesRead = Int.max
+            let partial = Result { () throws(DecodeError) -> SourceDescription in
+                let (description, read) = try ImageSource.describe(contentsOfFile: entry.absolutePath, options: DecodeOptions(), firstRead: 256)
+                bytesRead = read
+                return description
+            }
+            #expect(summary(partial) == summary(whole), "\(entry.path)")
+            compared += 1
+            if let size = Corpus.read(entry)?.count, bytesRead < size { readInPart += 1 }
+        }
+        report("describe(contentsOfFile:): \(compared) corpus JPEGs, \(readInPart) described from a prefix")
+        #expect(compared >= 450 && readInPart >= 250, "\(compared) compared, \(readInPart) described from a prefix")
+    }
+
     // MARK: - The corpus: the walk agrees with the decode
 
     /// The facts both paths state, as one comparable value.
