@@ -105,6 +105,8 @@ final class JPEGDecoder: FormatDecoder {
         if progressive, let completedScan, let renderer, !renderer.isComplete {
             // Rendered once per completed scan (a whole-image IDCT), then reused.
             if let cached = partialCache, cached.scan == completedScan.number { return cached.frame }
+            // The previous scan's image goes before the next is rendered (not both at once).
+            partialCache = nil
             let frame = renderProgressivePartial(completedScan)
             partialCache = frame.map { (completedScan.number, $0) }
             return frame
@@ -588,8 +590,7 @@ final class JPEGDecoder: FormatDecoder {
         // full-size sample plane exists beside the coefficients. One MCU row is `v` block rows
         // of each component when several are interleaved, one block row when a scan or the
         // frame has one component (T.81 A.2).
-        let interleavedRows = multiScan ? count > 1 : firstScan.components.count > 1
-        let ring: [Int] = geometry.components.map { ($0.v > 0 && interleavedRows ? $0.v : 1) * $0.scaledBlockSize }
+        let ring = Self.mcuRowHeights(geometry, interleaved: multiScan ? count > 1 : firstScan.components.count > 1)
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
             let width = geometry.outputWidth
@@ -644,13 +645,24 @@ final class JPEGDecoder: FormatDecoder {
         renderer.emitRows()
     }
 
-    /// Multi-scan files, once the scans are in: IDCT and output MCU row by MCU row from the
-    /// coefficient store, top to bottom, into the renderer's three-MCU-row rings (block
-    /// smoothing reads its neighbours from the store, which holds every block).
+    /// Per component, the sample rows of one MCU row: `v` block rows when several components
+    /// are interleaved, one block row when the scan or the frame has one component (T.81 A.2).
+    private static func mcuRowHeights(_ geometry: FrameGeometry, interleaved: Bool) -> [Int] {
+        geometry.components.map { ($0.v > 0 && interleaved ? $0.v : 1) * $0.scaledBlockSize }
+    }
+
+    /// Multi-scan files, once the scans are in: the whole image from the coefficient store.
     private func renderWholeImage() {
         guard let renderer, let store, let geometry, store.isWholeImage, !renderer.isComplete else { return }
         let smoothing = progressive ? progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
                                                             scanCount: scanCount, lastGoodIMCURow: lastGoodIMCURow) : nil
+        Self.render(store, geometry: geometry, smoothing: smoothing, into: renderer)
+    }
+
+    /// IDCT and output MCU row by MCU row from a whole-image coefficient store, top to bottom,
+    /// into a renderer made with `mcuRowHeights(geometry, interleaved: components > 1)` rings
+    /// (block smoothing reads its neighbours from the store, which holds every block).
+    private static func render(_ store: CoefficientStore, geometry: FrameGeometry, smoothing: [BlockSmoothing]?, into renderer: JPEGRenderer) {
         let interleaved = geometry.components.count > 1
         let rows = interleaved ? geometry.mcuRows : geometry.components[0].heightInBlocks
         for row in 0..<rows {
@@ -673,17 +685,14 @@ final class JPEGDecoder: FormatDecoder {
     private func renderProgressivePartial(_ completed: (number: Int, progression: ProgressiveState, lastGood: Int)) -> PartialFrame? {
         guard let geometry, let store,
               let preview = try? JPEGRenderer(geometry: geometry, transform: colorTransform, invertCMYK: invertsCMYK,
-                                               ringMCURows: nil, budget: budget) else { return nil }
+                                               ringMCURows: Self.mcuRowHeights(geometry, interleaved: geometry.components.count > 1),
+                                               budget: budget) else { return nil }
         for (c, table) in latchedQuant.enumerated() {
             if let table { preview.setQuantization(component: c, table) }
         }
         let smoothing = completed.progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
                                                         scanCount: completed.number, lastGoodIMCURow: completed.lastGood)
-        for (c, component) in geometry.components.enumerated() {
-            preview.reconstruct(component: c, from: store, blockRows: 0 ..< component.paddedHeightInBlocks, smoothing: smoothing?[c])
-        }
-        preview.markAllReady()
-        preview.emitRows()
+        Self.render(store, geometry: geometry, smoothing: smoothing, into: preview)
         let model = preview.transform.colorModel
         let width = geometry.outputWidth
         let bitmap = Bitmap(uncheckedWidth: width, height: geometry.outputHeight,
@@ -697,7 +706,8 @@ final class JPEGDecoder: FormatDecoder {
     private(set) var progressiveScans: [(components: [Int], ss: Int, se: Int, ah: Int, al: Int)] = []
 
     /// Tests only: keep every coefficient of a single-scan file too (it then renders at EOI),
-    /// so that `coefficientsForTesting` covers the whole image. Set before the first `advance`.
+    /// so that `coefficientsForTesting` covers the whole image, and keep the coefficient store
+    /// after EOI (a decode releases it once the image is rendered). Set before the first `advance`.
     var keepsWholeImage = false
 
     /// The quantized coefficients (natural order, 64 per block, padded block rows) of each
@@ -723,6 +733,10 @@ final class JPEGDecoder: FormatDecoder {
         // A single-scan file reaches EOI only after its scan decoded every MCU (missing data
         // decodes as zeros), so its rows are all out by now.
         assert(renderer.isComplete)
+        // The image is rendered: its coefficients (2 bytes a sample, more than the output) and
+        // the last scan's preview go before the caller converts the output.
+        if !keepsWholeImage { store = nil }
+        partialCache = nil
         state = .done
     }
 

@@ -72,6 +72,7 @@ import Testing
 
     @Test func fourScanKindsByHand() throws {
         let decoder = JPEGDecoder(options: DecodeOptions())
+        decoder.keepsWholeImage = true
         var input = InputBuffer(Self.fourScans, isClosed: true)
         #expect(try decoder.advance(&input) == .finished)
         let block = try #require(decoder.coefficientsForTesting.first)

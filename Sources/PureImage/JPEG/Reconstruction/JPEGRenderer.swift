@@ -98,17 +98,16 @@ final class JPEGRenderer {
     let rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)?
     private(set) var rowsDone = 0
 
-    /// Sample rows held per component: the whole component (the progressive previews of
-    /// `partialFrame`), or a ring of three MCU rows (`ringRows[c]`, a multiple of the block
-    /// size) for the decode itself, which reconstructs MCU rows top to bottom. Output row y reads at
+    /// Sample rows held per component: a ring of three MCU rows (`ringRows[c]`, a multiple of
+    /// the block size; the whole component when it is shorter), as MCU rows are reconstructed
+    /// top to bottom. Output row y reads at
     /// most one sample row above the MCU row being finished (h1v2/h2v2 context), and rows are
     /// emitted as soon as they are ready, so three MCU rows never wrap onto a row still needed.
     private var ringRows: [Int] = []
 
-    /// `ringMCURows`: per component, the sample rows of one MCU row when MCU rows are
-    /// reconstructed in order (then planes are rings of three of them), nil to hold whole
-    /// components.
-    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int]?, budget: MemoryBudget,
+    /// `ringMCURows`: per component, the sample rows of one MCU row (the planes are rings of
+    /// three of them). Callers reconstruct MCU rows in order, each followed by `emitRows()`.
+    init(geometry: FrameGeometry, transform: ColorTransform, invertCMYK: Bool, ringMCURows: [Int], budget: MemoryBudget,
          rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
         let limits = budget.limits
         self.geometry = geometry
@@ -122,7 +121,7 @@ final class JPEGRenderer {
         for (c, component) in geometry.components.enumerated() {
             let size = component.scaledBlockSize
             let full = component.heightInBlocks * size
-            let rows = ringMCURows.map { min(full, 3 * $0[c]) } ?? full
+            let rows = min(full, 3 * ringMCURows[c])
             ringRows.append(rows)
             let bytes = try SizeMath.allocationSize(component.widthInBlocks * size, rows, limits: limits, format: .jpeg, offset: nil)
             planeBytes += bytes
@@ -216,11 +215,6 @@ final class JPEGRenderer {
             }
         }
         rowsReady[c] = max(rowsReady[c], min(component.sampleHeight, upper * size))
-    }
-
-    /// Marks every component fully reconstructed (after the final IDCT of a multi-scan file).
-    func markAllReady() {
-        for c in 0..<rowsReady.count { rowsReady[c] = geometry.components[c].sampleHeight }
     }
 
     /// Converts every output row whose inputs are ready. Returns the number of new rows.
