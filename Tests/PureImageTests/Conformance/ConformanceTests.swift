@@ -11,9 +11,11 @@ import Glibc
         return Expectations(parsing: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// A small folder of PNGs written by the test itself.
-    static func makeCorpus() throws -> String {
-        let root = "/tmp/pureimage-conformance-test-\(getpid())"
+    /// A small folder of PNGs written by the test itself, one folder per test (the tests run in
+    /// parallel: a shared folder was rewritten by one while another read it).
+    static func makeCorpus(_ test: String = #function) throws -> String {
+        let name = test.filter { $0.isLetter || $0.isNumber }
+        let root = "/tmp/pureimage-conformance-test-\(getpid())-\(name)"
         _ = mkdir(root, 0o755)
         _ = mkdir(root + "/suite", 0o755)
         for (index, (colorType, depth)) in [(UInt8(6), UInt8(8)), (2, 16), (0, 4)].enumerated() {
@@ -63,7 +65,8 @@ import Glibc
         #expect(run.unexpected.count == 1)
         // The JSON and the HTML carry it too.
         let json = run.json().serialized()
-        #expect(json.contains("\"path\":\"suite/image1.png\",\"suite\":\"pureimage-conformance-test-\(getpid())/suite\",\"format\":\"png\",\"verdict\":\"mismatched\""))
+        let suite = root.split(separator: "/").last.map(String.init) ?? ""
+        #expect(json.contains("\"path\":\"suite/image1.png\",\"suite\":\"\(suite)/suite\",\"format\":\"png\",\"verdict\":\"mismatched\""))
         #expect(json.contains("\"x\":7,\"y\":3,\"channel\":1"))
         let html = HTMLReport.render(run)
         #expect(html.contains("first difference at (7, 3) channel 1"))
