@@ -56,7 +56,41 @@ enum FileReader {
     /// The first `count` bytes (fewer if the file shrank meanwhile).
     private static func readPrefix(_ descriptor: Int32, path: String, count: Int) throws(DecodeError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(0, count))
-        var filled = 0
+        let filled = try fill(&bytes, from: 0, descriptor, path: path)
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Reads until end of file (or `maxBytes`, an error), growing past `expected` if the file did.
+    private static func readToEnd(_ descriptor: Int32, path: String, expected: Int, maxBytes: Int) throws(DecodeError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(expected, 1 << 16))
+        var count = 0
+        while true {
+            count = try fill(&bytes, from: count, descriptor, path: path)
+            // (The first buffer may be larger than the limit: a pipe gets 64 KiB.)
+            guard count <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
+            if count < bytes.count { break }
+            // Full: look for the end of file in a small buffer first, so a file read in one go
+            // (the usual case: `expected` is its size) is never copied into a larger array.
+            var probe = [UInt8](repeating: 0, count: 1 << 12)
+            let got = probe.withUnsafeMutableBytes { readBytes(descriptor, $0) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, errno: errno, offset: count)
+            }
+            if got == 0 { break }
+            guard count + got <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
+            bytes.append(contentsOf: probe[..<got])
+            count += got
+            bytes.append(contentsOf: repeatElement(0, count: min(max(count, 1 << 16), maxBytes - count)))
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    /// Reads into `bytes[start...]` until it is full or the file ends; returns the bytes filled.
+    private static func fill(_ bytes: inout [UInt8], from start: Int, _ descriptor: Int32, path: String) throws(DecodeError) -> Int {
+        var filled = start
         while filled < bytes.count {
             let got = bytes.withUnsafeMutableBytes { buffer in
                 readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
@@ -68,43 +102,7 @@ enum FileReader {
             if got == 0 { break }
             filled += got
         }
-        bytes.removeSubrange(filled...)
-        return bytes
-    }
-
-    /// Reads until end of file (or `maxBytes`, an error), growing past `expected` if the file did.
-    private static func readToEnd(_ descriptor: Int32, path: String, expected: Int, maxBytes: Int) throws(DecodeError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(expected, 1 << 16))
-        var count = 0
-        while true {
-            if count == bytes.count {
-                // Full: look for the end of file in a small buffer first, so a file read in one
-                // go (the usual case: `expected` is its size) is never copied into a larger array.
-                var probe = [UInt8](repeating: 0, count: 1 << 12)
-                let got = probe.withUnsafeMutableBytes { readBytes(descriptor, $0) }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(path, errno: errno, offset: count)
-                }
-                if got == 0 { break }
-                guard count + got <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
-                bytes.append(contentsOf: probe[..<got])
-                count += got
-                bytes.append(contentsOf: repeatElement(0, count: min(max(count, 1 << 16), maxBytes - count)))
-                continue
-            }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw failure(path, errno: errno, offset: count)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        bytes.removeSubrange(count...)
-        return bytes
+        return filled
     }
 
     private static func failure(_ path: String, errno code: Int32, offset: Int?) -> DecodeError {
