@@ -110,12 +110,12 @@ extension ImageSource {
 
     /// The frame's size as decoded: a JPEG's DCT-domain reduction makes it
     /// ⌈size / denominator⌉, as libjpeg scales (`DecodeOptions.jpegScaleDenominator`).
-    private func deliveredHeight(_ properties: ImageProperties) -> Int {
+    func deliveredHeight(_ properties: ImageProperties) -> Int {
         let scale = format == .jpeg ? max(1, options.jpegScaleDenominator) : 1
         return (properties.height + scale - 1) / scale
     }
 
-    private func deliveredWidth(_ properties: ImageProperties) -> Int {
+    func deliveredWidth(_ properties: ImageProperties) -> Int {
         let scale = format == .jpeg ? max(1, options.jpegScaleDenominator) : 1
         return (properties.width + scale - 1) / scale
     }

@@ -1,0 +1,91 @@
+/// Frame 0 decoded into memory the caller owns, in the caller's pixel format and row stride —
+/// what drawing into a `CGBitmapContext` gives, or libspng's `spng_decode_image` into a user
+/// buffer. Built on `decodeRows`: each band is converted as the decoder finishes it and copied
+/// to its rows of the buffer, so the decode holds what its format needs (Docs/ImageSource.md,
+/// "Rows as they are decoded") and never a second full-size image.
+extension ImageSource {
+    /// Where frame 0 goes in a caller's buffer: its size as decoded (a JPEG's DCT-domain
+    /// reduction applied), the row stride, and the bytes the buffer needs (`bytesPerRow × height`).
+    public struct Destination: Sendable, Hashable {
+        public var width: Int
+        public var height: Int
+        public var bytesPerRow: Int
+        public var byteCount: Int
+    }
+
+    /// Why a caller's buffer cannot take the frame (checked before anything is decoded when the
+    /// headers give the size, else when the first rows arrive — before any byte is written).
+    public enum DestinationError: Error, Hashable, CustomStringConvertible {
+        /// The pixel format is not one the library converts to.
+        case unsupportedFormat(String)
+        /// `bytesPerRow` is below the format's minimum for the width.
+        case bytesPerRowTooSmall(given: Int, minimum: Int)
+        /// The buffer holds fewer than `bytesPerRow × height` bytes.
+        case bufferTooSmall(given: Int, needed: Int)
+
+        public var description: String {
+            switch self {
+            case .unsupportedFormat(let why): "the destination's pixel format is not supported: \(why)"
+            case .bytesPerRowTooSmall(let given, let minimum): "bytesPerRow \(given) is below the \(minimum) bytes a row needs"
+            case .bufferTooSmall(let given, let needed): "the buffer holds \(given) bytes, the frame needs \(needed)"
+            }
+        }
+    }
+
+    /// The buffer frame 0 needs in `format` with `bytesPerRow` (0: tight rows), from the headers.
+    /// A size over the decode limits throws the `DecodeError` a decode would (`.limitExceeded`).
+    public func destination(format: PixelFormat, bytesPerRow: Int = 0) throws -> Destination {
+        let header = try properties()
+        return try destination(width: deliveredWidth(header), height: deliveredHeight(header), format: format, bytesPerRow: bytesPerRow)
+    }
+
+    private func destination(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int) throws -> Destination {
+        _ = try SizeMath.checkImage(width: width, height: height, bytesPerPixel: 1, limits: options.limits, format: self.format, offset: nil)
+        return try Self.layout(width: width, height: height, format: format, bytesPerRow: bytesPerRow)
+    }
+
+    private static func layout(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int) throws(DestinationError) -> Destination {
+        if let problem = format.validate() { throw .unsupportedFormat("\(problem)") }
+        guard let minimum = format.minimumBytesPerRow(width: width) else { throw .unsupportedFormat("a row of \(width) pixels overflows") }
+        let stride = bytesPerRow == 0 ? minimum : bytesPerRow
+        guard stride >= minimum else { throw .bytesPerRowTooSmall(given: bytesPerRow, minimum: minimum) }
+        guard let count = SizeMath.product(stride, height) else { throw .bufferTooSmall(given: 0, needed: Int.max) }
+        return Destination(width: width, height: height, bytesPerRow: stride, byteCount: count)
+    }
+
+    /// Decodes frame 0 into `buffer` in `format`, row `y` at byte `y × bytesPerRow` (0: tight
+    /// rows): the bytes of `image(at: 0, options: .init(output: .format(format)))` of a
+    /// first-frame-only source, row by row. Bytes past each row's minimum (the padding) are not
+    /// written. The returned `StreamedFrame` carries the decode's properties, warnings and
+    /// truncation (a truncated file's missing rows are written as the one-shot frame shows them).
+    /// Throws `DestinationError` when the buffer cannot take the frame, a `DecodeError` when the
+    /// decode fails (rows already written stay).
+    public func decode(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int = 0, format: PixelFormat) throws -> StreamedFrame {
+        func check(_ destination: Destination) throws(DestinationError) {
+            guard buffer.count >= destination.byteCount else { throw .bufferTooSmall(given: buffer.count, needed: destination.byteCount) }
+        }
+        // Checked up front when the headers read (no decode is spent on a buffer that cannot
+        // take the frame); a file whose headers do not read is checked at its first band.
+        if let header = try? properties() {
+            try check(destination(width: deliveredWidth(header), height: deliveredHeight(header), format: format, bytesPerRow: bytesPerRow))
+        }
+        var layout: Destination?
+        return try decodeRows(output: .format(format)) { band in
+            let destination = try layout ?? Self.layout(width: band.rows.width, height: band.frameHeight, format: format, bytesPerRow: bytesPerRow)
+            if layout == nil { try check(destination) }
+            layout = destination
+            let rows = band.rows
+            let rowBytes = rows.bytesPerRow   // tight: the format's minimum, what each row copies
+            // Bounds: the band's rows lie inside the frame (decodeRows delivers rows 0 ..<
+            // frameHeight, full width), and `check` made bytesPerRow × frameHeight ≤ buffer.count.
+            guard rows.width == destination.width, band.firstRow >= 0, band.firstRow + rows.height <= destination.height,
+                  rowBytes <= destination.bytesPerRow, let base = buffer.baseAddress else { return }
+            rows.bytes.withUnsafeBytes { source in
+                guard let from = source.baseAddress else { return }
+                for r in 0..<rows.height {
+                    (base + (band.firstRow + r) * destination.bytesPerRow).copyMemory(from: from + r * rowBytes, byteCount: rowBytes)
+                }
+            }
+        }
+    }
+}
