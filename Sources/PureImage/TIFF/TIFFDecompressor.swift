@@ -113,7 +113,9 @@ enum TIFFDecompressor {
             // YCbCr pages (JPEGCOLORMODE_RGB) and otherwise has libjpeg pass the components through.
             var options = DecodeOptions(limits: limits)
             options.jpegColorHandling = layout.photometric == .ycbcr && !layout.isPlanar ? .yccToRGB : .asStored
-            let source = try ImageSource(bytes: stream, options: options)
+            // Decoded as JPEG, never sniffed: a strip holding another format (a TIFF holding
+            // itself, found by the fuzzer) would otherwise recurse until the stack overflows.
+            let source = try ImageSource(bytes: stream, format: .jpeg, options: options)
             bitmap = try source.image(options: ImageDecodingOptions(output: .native)).tightlyPacked()
         } catch {
             if error.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, error.reason) }
