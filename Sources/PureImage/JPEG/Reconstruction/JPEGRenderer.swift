@@ -191,7 +191,7 @@ final class JPEGRenderer {
         guard lower < upper else { return }
         let kernel: (UnsafePointer<Int16>, UnsafePointer<Int32>, UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int32>, UnsafePointer<UInt8>) -> Void
         switch size {
-        case 8: kernel = { IDCTKernels.islow($0, $1, $2, stride: $3, workspace: $4, range: $5) }
+        case 8: kernel = { IDCTLaneKernels.islow($0, $1, $2, stride: $3, workspace: $4, range: $5) }
         case 4: kernel = { IDCTKernels.reduced4x4($0, $1, $2, stride: $3, workspace: $4, range: $5) }
         case 2: kernel = { IDCTKernels.reduced2x2($0, $1, $2, stride: $3, workspace: $4, range: $5) }
         default: kernel = { IDCTKernels.reduced1x1($0, $1, $2, stride: $3, workspace: $4, range: $5) }
