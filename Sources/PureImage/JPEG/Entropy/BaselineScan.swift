@@ -230,8 +230,7 @@ struct BaselineScan {
     /// every fill loads what it loads in a one-shot decode; a complete one leaves > 56 bits.
     @inline(__always)
     mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
-        if state.reader.bitCount >= count { return true }
-        return state.reader.fill(base, end: end, closed: closed)
+        state.reader.bitCount >= count || state.reader.fill(base, end: end, closed: closed)
     }
 
     /// F.2.2.3 DECODE (Figure F.16) with the lookahead table; −1 means "suspend".
@@ -283,37 +282,77 @@ struct BaselineScan {
         state.predictors[slot.scanIndex] = dc
         block[0] = Int16(truncatingIfNeeded: dc)
         let natural = JPEGZigZag.naturalPointer
-        do {
-            var k = 1
-            let fast = slot.ac.fastAC
-            while k < 64 {
-                if ensure(17, base, end: end, closed: closed) {
-                    let entry = fast[state.reader.peek(HuffmanTable.lookaheadBits)]
-                    if entry != 0 {
-                        state.reader.consume(Int(entry & 0xFF))
-                        k += Int((entry >> 8) & 0xFF)
-                        // Bound: k ≤ 63 + 15 = 78 < 80 entries.
-                        block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
-                        k += 1
-                        continue
+        // The AC loop keeps the accumulator and the two bit counts in local scalars, so that
+        // they live in registers: stores into `block` could alias `self` as far as the
+        // compiler knows, which kept the reader's fields in memory, reloaded after every
+        // coefficient. They go back to `state.reader` before anything else reads the reader
+        // (a refill that is not the plain 8-byte case, and the slow path for codes longer
+        // than the lookahead or values that do not fit the fast table).
+        var accumulator = state.reader.accumulator, bitCount = state.reader.bitCount, realBits = state.reader.realBits
+        @inline(__always) func store(into reader: inout EntropyBitReader) {
+            reader.accumulator = accumulator; reader.bitCount = bitCount; reader.realBits = realBits
+        }
+        @inline(__always) func load(from reader: EntropyBitReader) {
+            accumulator = reader.accumulator; bitCount = reader.bitCount; realBits = reader.realBits
+        }
+        var k = 1
+        let fast = slot.ac.fastAC
+        while k < 64 {
+            var ready = bitCount >= 17
+            if !ready {
+                // `EntropyBitReader.fill`'s fast path, on the locals: 8 bytes in hand, no 0xFF
+                // among them, no marker met. Bound: position + 8 ≤ end ≤ bytes.count.
+                let position = state.reader.position
+                if state.reader.marker < 0 && position + 8 <= end {
+                    let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+                        let count = (56 &- bitCount) / 8 &+ 1
+                        accumulator |= (word &>> UInt64(64 &- 8 &* count)) &<< UInt64(64 &- bitCount &- 8 &* count)
+                        bitCount &+= 8 &* count
+                        realBits &+= 8 &* count
+                        state.reader.position = position &+ count
+                        ready = true
                     }
                 }
-                let rs = decodeSymbol(slot.ac, base, end: end, closed: closed)
-                guard rs >= 0 else { return false }
-                let r = rs >> 4, s = rs & 15
-                if s != 0 {
-                    k += r
-                    guard let value = receiveExtend(s, base, end: end, closed: closed) else { return false }
-                    // Bound: k ≤ 63 + 15 = 78 < 80 entries; the table maps 64…79 to 63.
-                    block[Int(natural[k])] = Int16(truncatingIfNeeded: value)
-                } else {
-                    if r != 15 { break }
-                    k += 15
+                if !ready {
+                    store(into: &state.reader)
+                    ready = state.reader.fill(base, end: end, closed: closed)
+                    load(from: state.reader)
                 }
-                k += 1
             }
-            return true
+            if ready {
+                let entry = fast[Int(truncatingIfNeeded: accumulator &>> UInt64(64 - HuffmanTable.lookaheadBits))]
+                if entry != 0 {
+                    let length = Int(entry & 0xFF)
+                    accumulator &<<= UInt64(truncatingIfNeeded: length)
+                    bitCount &-= length
+                    realBits &-= length
+                    // Bound: k ≤ 63 + 15 = 78 < 80 entries.
+                    k &+= Int((entry >> 8) & 0xFF)
+                    block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
+                    k &+= 1
+                    continue
+                }
+            }
+            store(into: &state.reader)
+            let rs = decodeSymbol(slot.ac, base, end: end, closed: closed)
+            guard rs >= 0 else { return false }
+            let r = rs >> 4, s = rs & 15
+            if s != 0 {
+                k += r
+                guard let value = receiveExtend(s, base, end: end, closed: closed) else { return false }
+                // Bound: k ≤ 63 + 15 = 78 < 80 entries; the table maps 64…79 to 63.
+                block[Int(natural[k])] = Int16(truncatingIfNeeded: value)
+            } else if r != 15 {
+                return true  // EOB: state.reader is current
+            } else {
+                k += 15
+            }
+            load(from: state.reader)
+            k += 1
         }
+        store(into: &state.reader)
+        return true
     }
 
     /// jdhuff.c `process_restart` + jdmarker.c `read_restart_marker`: drop the partial byte,

@@ -125,10 +125,12 @@ struct EntropyBitReader {
 
     @inline(__always) func peek(_ count: Int) -> Int { Int(truncatingIfNeeded: accumulator >> UInt64(64 - count)) }
 
+    /// `count` ≤ 17 ≤ `bitCount` (the callers ensure the bits first), so the masking shift and
+    /// the wrapping subtractions are exact; `realBits` goes negative by at most 64 per fill.
     @inline(__always) mutating func consume(_ count: Int) {
-        accumulator <<= UInt64(count)
-        bitCount -= count
-        realBits -= count
+        accumulator &<<= UInt64(truncatingIfNeeded: count)
+        bitCount &-= count
+        realBits &-= count
     }
 
     /// Drops buffered bits (F.2.1.3.1: a restart marker starts a byte-aligned segment).
