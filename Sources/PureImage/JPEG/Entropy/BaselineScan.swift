@@ -270,63 +270,57 @@ struct BaselineScan {
     /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).
     @inline(__always)
     private mutating func decodeBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: Slot, block: UnsafeMutablePointer<Int16>) -> Bool {
-        let t = decodeSymbol(slot.dc, base, end: end, closed: closed)
-        guard t >= 0 else { return false }
+        // The block loop keeps the accumulator and the two bit counts in a local `HotBits`, so
+        // that they live in registers: stores into `block` could alias `self` as far as the
+        // compiler knows, which kept the reader's fields in memory, reloaded after every
+        // coefficient. They go back to `state.reader` before anything else reads the reader
+        // (a refill that is not the plain 8-byte case, and the careful paths for codes longer
+        // than the lookahead or values that do not fit the fast tables).
+        var bits = HotBits(state.reader)
+
+        // DC (F.2.2.1): the lookahead table, then RECEIVE + EXTEND when the bits are in hand;
+        // otherwise `decodeSymbol` / `receiveExtend`, which do the same with suspension.
+        var t = -1
+        if bits.refill(&state.reader, base, end: end, closed: closed) {
+            let entry = slot.dc.lookup[bits.peek(HuffmanTable.lookaheadBits)]
+            if entry != 0 {
+                bits.consume(Int(entry >> 8))
+                t = Int(entry & 0xFF)
+            }
+        }
+        if t < 0 {
+            bits.store(into: &state.reader)
+            t = decodeSymbol(slot.dc, base, end: end, closed: closed)
+            guard t >= 0 else { return false }
+            bits = HotBits(state.reader)
+        }
         var diff = 0
         if t != 0 {
-            guard let value = receiveExtend(t, base, end: end, closed: closed) else { return false }
-            diff = value
+            if t <= 16 && bits.bitCount >= t {
+                let value = bits.peek(t)
+                bits.consume(t)
+                diff = value < 1 << (t - 1) ? value - (1 << t) + 1 : value
+            } else {
+                bits.store(into: &state.reader)
+                guard let value = receiveExtend(t, base, end: end, closed: closed) else { return false }
+                bits = HotBits(state.reader)
+                diff = value
+            }
         }
         // The predictor wraps like libjpeg's int; the coefficient keeps its low 16 bits (JCOEF).
         let dc = state.predictors[slot.scanIndex] &+ Int32(truncatingIfNeeded: diff)
         state.predictors[slot.scanIndex] = dc
         block[0] = Int16(truncatingIfNeeded: dc)
+
+        // AC (F.2.2.2, Figure F.13).
         let natural = JPEGZigZag.naturalPointer
-        // The AC loop keeps the accumulator and the two bit counts in local scalars, so that
-        // they live in registers: stores into `block` could alias `self` as far as the
-        // compiler knows, which kept the reader's fields in memory, reloaded after every
-        // coefficient. They go back to `state.reader` before anything else reads the reader
-        // (a refill that is not the plain 8-byte case, and the slow path for codes longer
-        // than the lookahead or values that do not fit the fast table).
-        var accumulator = state.reader.accumulator, bitCount = state.reader.bitCount, realBits = state.reader.realBits
-        @inline(__always) func store(into reader: inout EntropyBitReader) {
-            reader.accumulator = accumulator; reader.bitCount = bitCount; reader.realBits = realBits
-        }
-        @inline(__always) func load(from reader: EntropyBitReader) {
-            accumulator = reader.accumulator; bitCount = reader.bitCount; realBits = reader.realBits
-        }
         var k = 1
         let fast = slot.ac.fastAC
         while k < 64 {
-            var ready = bitCount >= 17
-            if !ready {
-                // `EntropyBitReader.fill`'s fast path, on the locals: 8 bytes in hand, no 0xFF
-                // among them, no marker met. Bound: position + 8 ≤ end ≤ bytes.count.
-                let position = state.reader.position
-                if state.reader.marker < 0 && position + 8 <= end {
-                    let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                    if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
-                        let count = (56 &- bitCount) / 8 &+ 1
-                        accumulator |= (word &>> UInt64(64 &- 8 &* count)) &<< UInt64(64 &- bitCount &- 8 &* count)
-                        bitCount &+= 8 &* count
-                        realBits &+= 8 &* count
-                        state.reader.position = position &+ count
-                        ready = true
-                    }
-                }
-                if !ready {
-                    store(into: &state.reader)
-                    ready = state.reader.fill(base, end: end, closed: closed)
-                    load(from: state.reader)
-                }
-            }
-            if ready {
-                let entry = fast[Int(truncatingIfNeeded: accumulator &>> UInt64(64 - HuffmanTable.lookaheadBits))]
+            if bits.refill(&state.reader, base, end: end, closed: closed) {
+                let entry = fast[bits.peek(HuffmanTable.lookaheadBits)]
                 if entry != 0 {
-                    let length = Int(entry & 0xFF)
-                    accumulator &<<= UInt64(truncatingIfNeeded: length)
-                    bitCount &-= length
-                    realBits &-= length
+                    bits.consume(Int(entry & 0xFF))
                     // Bound: k ≤ 63 + 15 = 78 < 80 entries.
                     k &+= Int((entry >> 8) & 0xFF)
                     block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
@@ -334,7 +328,7 @@ struct BaselineScan {
                     continue
                 }
             }
-            store(into: &state.reader)
+            bits.store(into: &state.reader)
             let rs = decodeSymbol(slot.ac, base, end: end, closed: closed)
             guard rs >= 0 else { return false }
             let r = rs >> 4, s = rs & 15
@@ -348,11 +342,69 @@ struct BaselineScan {
             } else {
                 k += 15
             }
-            load(from: state.reader)
+            bits = HotBits(state.reader)
             k += 1
         }
-        store(into: &state.reader)
+        bits.store(into: &state.reader)
         return true
+    }
+
+    /// The three fields of `EntropyBitReader` the block loop changes on every symbol, as a
+    /// value the compiler keeps in registers (see `decodeBlock`).
+    struct HotBits {
+        var accumulator: UInt64
+        var bitCount: Int
+        var realBits: Int
+
+        @inline(__always) init(_ reader: EntropyBitReader) {
+            accumulator = reader.accumulator; bitCount = reader.bitCount; realBits = reader.realBits
+        }
+
+        @inline(__always) func store(into reader: inout EntropyBitReader) {
+            reader.accumulator = accumulator; reader.bitCount = bitCount; reader.realBits = realBits
+        }
+
+        @inline(__always) func peek(_ count: Int) -> Int { Int(truncatingIfNeeded: accumulator &>> UInt64(64 &- count)) }
+
+        /// As `EntropyBitReader.consume`: `count` ≤ 17 ≤ `bitCount`.
+        @inline(__always) mutating func consume(_ count: Int) {
+            accumulator &<<= UInt64(truncatingIfNeeded: count)
+            bitCount &-= count
+            realBits &-= count
+        }
+
+        /// `ensure(17)`: true when ≥ 17 bits are in hand or a fill completed, false when
+        /// `EntropyBitReader.fill` asks to suspend. The 8-byte case of `fill` (8 bytes in hand,
+        /// no 0xFF among them, no marker met) runs here on the locals; anything else goes
+        /// through `fill` itself. Bound: position + 8 ≤ end ≤ bytes.count for the load.
+        @inline(__always)
+        mutating func refill(_ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
+            if bitCount >= 17 { return true }
+            let position = reader.position
+            if reader.marker < 0 && position + 8 <= end {
+                let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+                    let count = (56 &- bitCount) / 8 &+ 1
+                    accumulator |= (word &>> UInt64(64 &- 8 &* count)) &<< UInt64(64 &- bitCount &- 8 &* count)
+                    bitCount &+= 8 &* count
+                    realBits &+= 8 &* count
+                    reader.position = position &+ count
+                    return true
+                }
+            }
+            return fillCarefully(&reader, base, end: end, closed: closed)
+        }
+
+        /// The rest of `refill`, out of line so that `refill` stays small enough to be inlined
+        /// (with `fill` inside it, the compiler kept `refill` as a call, which forced the hot
+        /// fields back into memory).
+        @inline(never)
+        mutating func fillCarefully(_ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
+            store(into: &reader)
+            let filled = reader.fill(base, end: end, closed: closed)
+            self = HotBits(reader)
+            return filled
+        }
     }
 
     /// jdhuff.c `process_restart` + jdmarker.c `read_restart_marker`: drop the partial byte,
