@@ -29,6 +29,8 @@ final class JPEGDecoder: FormatDecoder {
     private var dcSpecs = [HuffmanTables.Specification?](repeating: nil, count: 4)
     private var acSpecs = [HuffmanTables.Specification?](repeating: nil, count: 4)
     private var restartInterval = 0
+    /// DAC conditioning for arithmetic scans (defaults until a DAC segment says otherwise).
+    private var conditioning = ArithmeticConditioning()
     private var metadata = JPEGMetadata()
 
     private var geometry: FrameGeometry?
@@ -44,10 +46,12 @@ final class JPEGDecoder: FormatDecoder {
     private var latched: [Bool] = []
     /// The latched tables as stored (block smoothing divides by the 16-bit values).
     private var latchedQuant: [[UInt16]?] = []
-    private var scan: BaselineScan?
+    private var scan: (any EntropyScan)?
     private var scanCount = 0
-    /// SOF2: the progressive mode of T.81 Annex G.
+    /// SOF2, SOF10: the progressive mode of T.81 Annex G.
     private var progressive = false
+    /// SOF9, SOF10: arithmetic entropy coding (T.81 Annex D) instead of Huffman.
+    private var arithmetic = false
     /// jdphuff.c `coef_bits`: per component, for each coefficient the Al of the last scan
     /// that covered it (−1 = never); see `ProgressiveState`.
     private var progression = ProgressiveState(components: 0)
@@ -223,11 +227,11 @@ final class JPEGDecoder: FormatDecoder {
                 let progress = input.bytes.withUnsafeBufferPointer { current.run($0, end: end, closed: closed) }
                 for (offset, message) in current.warnings { warn(at: offset, message) }
                 current.warnings.removeAll()
-                lastGoodIMCURow = current.state.lastGoodIMCURow
+                lastGoodIMCURow = current.lastGoodIMCURow
                 if current.dcOverflow {
-                    throw DecodeError(.malformed, format: .jpeg, offset: current.state.reader.position, JPEGError.dcCoefficientOverflow)
+                    throw DecodeError(.malformed, format: .jpeg, offset: current.position, JPEGError.dcCoefficientOverflow)
                 }
-                input.readIndex = min(max(input.readIndex, current.state.reader.position), input.writeIndex)
+                input.readIndex = min(max(input.readIndex, current.position), input.writeIndex)
                 switch progress {
                 case .needMoreInput:
                     scan = current
@@ -237,18 +241,17 @@ final class JPEGDecoder: FormatDecoder {
                     if !multiScan { renderMCURow(row, scan: current) }
                 case .finished:
                     if progressive {
-                        completedScan = (scanCount, progression, current.state.lastGoodIMCURow)
+                        completedScan = (scanCount, progression, current.lastGoodIMCURow)
                     }
                     if current.ranOutOfInput && truncation == nil {
                         truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "entropy-coded data"))
                     }
-                    let reader = current.state.reader
-                    if reader.marker >= 0 {
-                        input.readIndex = min(reader.position, input.writeIndex)
-                        if reader.endOfInput { warn(at: input.writeIndex, "Premature end of JPEG file") }
-                        state = .marker(UInt8(reader.marker), offset: reader.markerOffset, synthetic: reader.endOfInput)
+                    let marker = current.endMarker
+                    input.readIndex = min(current.position, input.writeIndex)
+                    if marker.code >= 0 {
+                        if marker.endOfInput { warn(at: input.writeIndex, "Premature end of JPEG file") }
+                        state = .marker(UInt8(marker.code), offset: marker.offset, synthetic: marker.endOfInput)
                     } else {
-                        input.readIndex = min(reader.position, input.writeIndex)
                         state = .findMarker
                     }
                 }
@@ -279,10 +282,11 @@ final class JPEGDecoder: FormatDecoder {
         let code = segment.marker
         state = .findMarker
         switch code {
-        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2:
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10:
             guard frame == nil else { throw segment.malformed(.duplicateSOF) }
             let parsed = try FrameHeader(parsing: segment)
-            progressive = code == JPEGMarker.sof2
+            progressive = code == JPEGMarker.sof2 || code == JPEGMarker.sof10
+            arithmetic = code == JPEGMarker.sof9 || code == JPEGMarker.sof10
             guard parsed.precision == 8 else {
                 let refusal = DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
                 guard options.propertiesOnly else { throw refusal }
@@ -305,7 +309,7 @@ final class JPEGDecoder: FormatDecoder {
         case JPEGMarker.dri:
             restartInterval = try RestartInterval.parse(segment)
         case JPEGMarker.dac:
-            try ArithmeticConditioning.check(segment)
+            try conditioning.apply(segment)
         case JPEGMarker.dnl:
             break  // libjpeg ignores DNL (heights of 0 were refused at SOF)
         case JPEGMarker.sos:
@@ -404,6 +408,14 @@ final class JPEGDecoder: FormatDecoder {
             warn(at: segment.bodyOffset, "Invalid SOS parameters for sequential JPEG")
         }
         let interleaved = header.components.count > 1
+        if arithmetic {
+            for component in header.components {
+                try latchQuantization(component: component.frameIndex, frame: frame, renderer: renderer, at: segment.bodyOffset)
+            }
+            try startArithmeticScan(header, segment: segment, geometry: geometry, store: store, kind: .sequential,
+                                    zeroBlocks: !store.isWholeImage)
+            return
+        }
         var slots: [BaselineScan.Slot] = []
         var tables: [HuffmanTable] = []
         for (scanIndex, component) in header.components.enumerated() {
@@ -466,6 +478,10 @@ final class JPEGDecoder: FormatDecoder {
             warn(at: segment.bodyOffset, "Inconsistent progression sequence for component \(component) coefficient \(coefficient)")
         }
         let kind = ScanKind(ss: header.ss, se: header.se, ah: header.ah, al: header.al)
+        if arithmetic {
+            try startArithmeticScan(header, segment: segment, geometry: geometry, store: store, kind: kind, zeroBlocks: false)
+            return
+        }
         let placeholder: HuffmanTable
         do {
             placeholder = try HuffmanTable(HuffmanTables.standardDC0)
@@ -502,6 +518,39 @@ final class JPEGDecoder: FormatDecoder {
         scan = BaselineScan(slots: slots, tables: tables, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
                             restartInterval: restartInterval, zeroBlocks: false, start: segment.bodyOffset + segment.body.count,
                             kind: kind, iMCURowDivisor: divisor, lastGoodIMCURow: lastGoodIMCURow)
+        state = .scan
+    }
+
+    /// An arithmetic-coded scan of any kind (jdarith.c `start_pass`), its MCU laid out as for
+    /// Huffman scans (T.81 A.2): every block of each component's H × V when interleaved, else
+    /// one block per MCU over the component's blocks.
+    private func startArithmeticScan(_ header: ScanHeader, segment: JPEGSegment, geometry: FrameGeometry, store: CoefficientStore,
+                                     kind: ScanKind, zeroBlocks: Bool) throws(DecodeError) {
+        let interleaved = header.components.count > 1
+        var slots: [ArithmeticScan.Slot] = []
+        for (scanIndex, component) in header.components.enumerated() {
+            let c = component.frameIndex
+            let g = geometry.components[c]
+            let (h, v) = interleaved ? (g.h, g.v) : (1, 1)
+            for dy in 0..<v {
+                for dx in 0..<h {
+                    slots.append(ArithmeticScan.Slot(component: c, scanIndex: scanIndex, dx: dx, dy: dy, stepX: h, stepY: v,
+                                                     dcTable: component.dcTable, acTable: component.acTable, plane: store.planes[c]))
+                }
+            }
+        }
+        guard slots.count <= 10 else { throw segment.malformed(.tooManyBlocksInMCU(slots.count)) }
+        let mcusPerRow: Int, mcuRows: Int, divisor: Int
+        if interleaved {
+            (mcusPerRow, mcuRows, divisor) = (geometry.mcusPerRow, geometry.mcuRows, 1)
+        } else {
+            let g = geometry.components[header.components[0].frameIndex]
+            (mcusPerRow, mcuRows, divisor) = (g.widthInBlocks, g.heightInBlocks, progressive ? g.v : 1)
+        }
+        if !progressive { scanCount += 1 }
+        scan = ArithmeticScan(slots: slots, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
+                              restartInterval: restartInterval, zeroBlocks: zeroBlocks, start: segment.bodyOffset + segment.body.count,
+                              kind: kind, conditioning: conditioning, iMCURowDivisor: divisor, lastGoodIMCURow: lastGoodIMCURow)
         state = .scan
     }
 
@@ -614,8 +663,8 @@ final class JPEGDecoder: FormatDecoder {
         latched = [Bool](repeating: false, count: count)
         latchedQuant = [[UInt16]?](repeating: nil, count: count)
         // jdhuff.c `jinit_huff_decoder` → `std_huff_tables`: fill empty slots 0 and 1 (the
-        // progressive decoder, jdphuff.c, does not).
-        if !progressive { installStandardTables() }
+        // progressive decoder, jdphuff.c, and the arithmetic one do not).
+        if !progressive && !arithmetic { installStandardTables() }
         if var properties {
             // width/height stay the stored size; `frame(at:)` has the scaled size.
             properties.colorModel = transform.colorModel
@@ -633,14 +682,14 @@ final class JPEGDecoder: FormatDecoder {
     }
 
     /// Single-scan files: IDCT and output for MCU row `row` as soon as it is decoded.
-    private func renderMCURow(_ row: Int, scan: BaselineScan) {
+    private func renderMCURow(_ row: Int, scan: any EntropyScan) {
         guard let renderer, let store, let geometry else { return }
         if scan.interleaved {
             for (c, component) in geometry.components.enumerated() {
                 renderer.reconstruct(component: c, from: store, blockRows: row * component.v ..< (row + 1) * component.v)
             }
         } else {
-            renderer.reconstruct(component: scan.slots[0].component, from: store, blockRows: row ..< row + 1)
+            renderer.reconstruct(component: scan.firstComponent, from: store, blockRows: row ..< row + 1)
         }
         renderer.emitRows()
     }

@@ -55,8 +55,6 @@ public enum JPEGError: DecodeErrorReason, Hashable {
 
     // MARK: Unsupported
 
-    /// SOF9–SOF11, SOF13–SOF15: arithmetic coding (T.81 Annex D).
-    case arithmeticCoding(sof: UInt8)
     /// SOF3/SOF7/SOF11/SOF15: lossless (Annex H).
     case lossless(sof: UInt8)
     /// SOF5–SOF7, SOF13–SOF15, DHP, EXP: hierarchical (Annex J).
@@ -101,7 +99,6 @@ public enum JPEGError: DecodeErrorReason, Hashable {
         case .noImage: return "the stream contains no image (EOI before SOS)"
         case .badProgression(let ss, let se, let ah, let al): return "invalid progressive parameters Ss=\(ss) Se=\(se) Ah=\(ah) Al=\(al)"
         case .dcCoefficientOverflow: return "a DC coefficient overflows (progressive DC scan)"
-        case .arithmeticCoding(let sof): return "arithmetic coding (SOF\(Int(sof) - 0xC0)) is not supported"
         case .lossless(let sof): return "lossless JPEG (SOF\(Int(sof) - 0xC0)) is not supported"
         case .hierarchical(let sof): return "hierarchical JPEG (marker FF\(hex2(sof))) is not supported"
         case .precision(let bits): return "\(bits)-bit samples are not supported (8 only)"

@@ -9,7 +9,7 @@
 /// Suspension: every MCU is decoded from a saved `State`; when the bytes run out before the MCU
 /// is complete (input not closed), the state is restored and the caller waits for more input,
 /// as libjpeg's suspending data sources do. Nothing is half-applied.
-struct BaselineScan {
+struct BaselineScan: EntropyScan {
     /// One block of an MCU (A.2.3): which component, where inside the MCU, which tables.
     struct Slot {
         let component: Int
@@ -66,13 +66,6 @@ struct BaselineScan {
         }
     }
 
-    enum Progress: Equatable {
-        case needMoreInput
-        /// MCU row `row` is complete.
-        case rowDone(Int)
-        case finished
-    }
-
     let slots: [Slot]
     /// Keeps the tables behind `Slot.dc` / `Slot.ac` alive.
     let tables: [HuffmanTable]
@@ -117,6 +110,10 @@ struct BaselineScan {
     }
 
     var totalMCUs: Int { mcusPerRow * mcuRows }
+    var lastGoodIMCURow: Int { state.lastGoodIMCURow }
+    var position: Int { state.reader.position }
+    var endMarker: (code: Int, offset: Int, endOfInput: Bool) { (state.reader.marker, state.reader.markerOffset, state.reader.endOfInput) }
+    var firstComponent: Int { slots.first?.component ?? 0 }
 
     /// See `EntropyBitReader.fillerStartsWithD9`.
     mutating func markFillerPhase(oddBytesUsed: Bool) {
@@ -125,7 +122,7 @@ struct BaselineScan {
 
     /// Decodes MCUs until an MCU row completes, the scan ends, or the bytes run out.
     /// `end ≤ bytes.count`.
-    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Progress {
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> ScanProgress {
         guard let base = bytes.baseAddress else { return closed ? .finished : .needMoreInput }
         while state.mcu < totalMCUs {
             let saved = state
@@ -407,18 +404,12 @@ struct BaselineScan {
         }
     }
 
-    /// jdhuff.c `process_restart` + jdmarker.c `read_restart_marker`: drop the partial byte,
-    /// find the marker, accept RSTn or resynchronise, reset predictors. False = suspend.
+    /// jdhuff.c `process_restart`: drop the partial byte, read the restart marker (or
+    /// resynchronise, `RestartMarkers`), reset predictors. False = suspend.
     private mutating func processRestart(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
         state.reader.discardBits()
-        if state.reader.marker < 0 {
-            guard nextMarker(bytes, end: end, closed: closed) else { return false }
-        }
-        let expected = Int(JPEGMarker.rst0) + state.nextRestart
-        if state.reader.marker == expected {
-            state.reader.marker = -1
-        } else {
-            guard resync(desired: state.nextRestart, bytes, end: end, closed: closed) else { return false }
+        guard RestartMarkers.read(expected: state.nextRestart, &state.reader, bytes, end: end, closed: closed, warnings: &warnings) else {
+            return false
         }
         state.nextRestart = (state.nextRestart + 1) & 7
         state.predictors = Predictors()
@@ -426,60 +417,5 @@ struct BaselineScan {
         state.restartsToGo = restartInterval
         if state.reader.marker < 0 { state.insufficient = false }
         return true
-    }
-
-    /// jdmarker.c `next_marker` from the reader's position into `reader.marker`.
-    private mutating func nextMarker(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
-        switch MarkerScanner.next(in: bytes, from: state.reader.position, end: end) {
-        case .marker(let code, let offset, let next, let discarded):
-            if discarded > 0 {
-                warnings.append((offset, "Corrupt JPEG data: \(discarded) extraneous bytes before marker 0x\(hex2(code).lowercased())"))
-            }
-            state.reader.marker = Int(code)
-            state.reader.markerOffset = offset
-            state.reader.position = next
-            return true
-        case .endOfBytes:
-            guard closed else { return false }
-            state.reader.marker = Int(JPEGMarker.eoi)
-            state.reader.markerOffset = end
-            state.reader.endOfInput = true
-            state.reader.position = end
-            return true
-        }
-    }
-
-    /// jdmarker.c `jpeg_resync_to_restart`: (1) a restart marker too far from the expected one
-    /// is discarded and decoding resumes; (2) garbage or an earlier restart: scan ahead to the
-    /// next marker and decide again; (3) one of the next two restarts, or any other marker:
-    /// leave it, so the interval decodes as empty (zeros).
-    private mutating func resync(desired: Int, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
-        warnings.append((state.reader.markerOffset,
-                         "Corrupt JPEG data: found marker 0x\(hex2(UInt8(truncatingIfNeeded: state.reader.marker)).lowercased()) instead of RST\(desired)"))
-        while true {
-            let marker = state.reader.marker
-            let rst = Int(JPEGMarker.rst0)
-            let action: Int
-            if marker < 0xC0 {
-                action = 2
-            } else if marker < rst || marker > rst + 7 {
-                action = 3
-            } else if marker == rst + ((desired + 1) & 7) || marker == rst + ((desired + 2) & 7) {
-                action = 3
-            } else if marker == rst + ((desired - 1) & 7) || marker == rst + ((desired - 2) & 7) {
-                action = 2
-            } else {
-                action = 1
-            }
-            switch action {
-            case 1:
-                state.reader.marker = -1
-                return true
-            case 2:
-                guard nextMarker(bytes, end: end, closed: closed) else { return false }
-            default:
-                return true
-            }
-        }
     }
 }

@@ -6,6 +6,9 @@ enum JPEGMarker {
     static let sof2: UInt8 = 0xC2   // progressive DCT, Huffman
     static let sof3: UInt8 = 0xC3   // lossless, Huffman
     static let dht: UInt8 = 0xC4
+    static let sof9: UInt8 = 0xC9   // extended sequential DCT, arithmetic
+    static let sof10: UInt8 = 0xCA  // progressive DCT, arithmetic
+    static let sof11: UInt8 = 0xCB  // lossless, arithmetic
     static let jpg: UInt8 = 0xC8    // reserved for extensions
     static let dac: UInt8 = 0xCC    // arithmetic conditioning
     static let rst0: UInt8 = 0xD0
@@ -32,7 +35,7 @@ enum JPEGMarker {
     }
 
     /// Markers libjpeg-turbo rejects from the code alone (jdmarker.c `read_markers`): the SOF
-    /// types it does not decode (here: all but SOF0/SOF1) and reserved codes.
+    /// types it does not decode (here: lossless and hierarchical) and reserved codes.
     static func refuseEarly(_ code: UInt8, offset: Int) throws(DecodeError) {
         if let refusal = refusal(code, offset: offset) { throw refusal }
     }
@@ -40,11 +43,10 @@ enum JPEGMarker {
     /// `refuseEarly`'s error for `code`, nil for the codes it lets through.
     static func refusal(_ code: UInt8, offset: Int) -> DecodeError? {
         switch code {
-        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.dht, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac,
-             JPEGMarker.dnl, JPEGMarker.sos, JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10, JPEGMarker.dht,
+             JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac, JPEGMarker.dnl, JPEGMarker.sos, JPEGMarker.app0...JPEGMarker.app15,
+             JPEGMarker.com:
             return nil
-        case 0xC9, 0xCA:
-            return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.arithmeticCoding(sof: code))
         case JPEGMarker.sof3, 0xCB:
             return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.lossless(sof: code))
         case 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF, JPEGMarker.dhp, JPEGMarker.exp:
@@ -55,10 +57,10 @@ enum JPEGMarker {
     }
 
     /// SOF codes of processes this library does not decode but whose frame header it reads
-    /// for `ImageSource.properties()`: lossless (SOF3), hierarchical (SOF5–7), arithmetic
-    /// (SOF9–11) and hierarchical arithmetic (SOF13–15). Their header is laid out as SOF0's (B.2.2).
+    /// for `ImageSource.properties()`: lossless (SOF3, SOF11), hierarchical (SOF5–7) and
+    /// hierarchical arithmetic (SOF13–15). Their header is laid out as SOF0's (B.2.2).
     static func describesOnly(_ code: UInt8) -> Bool {
-        [0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF].contains(code)
+        [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF].contains(code)
     }
 
     /// The name T.81 Table B.1 gives the code.
