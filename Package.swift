@@ -8,6 +8,8 @@
 //   CReference       libjpeg-turbo, libpng, giflib, libtiff and libwebp behind a small C API (plus
 //                    libspng and stb_image for the bench's extra columns); used by tests, the
 //                    conformance runner and the bench, never by the library
+//   CReferenceJPEG3  libjpeg-turbo 3.x (from the imagecodecs wheel, loaded at run time): the
+//                    reference for 12-bit and lossless JPEG, which Debian's 2.1.5 cannot decode
 //   PureImageConformance  the comparison engine (PureImage vs CReference, expectations,
 //                    JSON and HTML reports) shared by `pureimage conform`, the tests and the bench
 import PackageDescription
@@ -47,8 +49,15 @@ let package = Package(
             ]
         ),
         .target(
+            name: "CReferenceJPEG3",
+            dependencies: ["CReference"],
+            path: "Sources/CReferenceJPEG3",
+            exclude: ["jpeg80"],
+            cSettings: [.unsafeFlags(["-O2"]), .headerSearchPath("jpeg80")]
+        ),
+        .target(
             name: "PureImageConformance",
-            dependencies: ["PureImage", "CReference"]
+            dependencies: ["PureImage", "CReference", "CReferenceJPEG3"]
         ),
         .executableTarget(
             name: "pureimage",
@@ -60,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PureImageTests",
-            dependencies: ["PureImage", "PureImageConformance", "CReference"],
+            dependencies: ["PureImage", "PureImageConformance", "CReference", "CReferenceJPEG3"],
             exclude: ["Fuzz/Regressions"]   // fuzz reproducers, read from disk by RegressionTests
         ),
     ]

@@ -4,7 +4,7 @@
 # reference decoders (libjpeg-turbo, libpng, giflib, libtiff, libwebp; also libspng and stb_image, which
 # the bench times as extra columns: CReference links them, so every build needs them) and the
 # tools that generate and check the project's own corpus. PyPI: Pillow (the independent
-# APNG/GIF/resampling reference).
+# APNG/GIF/resampling reference) and imagecodecs (for its libjpeg-turbo 3).
 set -euo pipefail
 
 packages=(
@@ -28,4 +28,12 @@ fi
 if ! python3 -c "import PIL" >/dev/null 2>&1; then
   echo "installing: Pillow (PyPI)"
   python3 -m pip install --quiet --disable-pip-version-check pillow
+fi
+
+# libjpeg-turbo 3 (the reference for 12-bit and lossless JPEG, which Debian's 2.1.5 cannot
+# decode) comes as a shared library inside the imagecodecs wheel; CReferenceJPEG3 loads it at
+# run time. Pinned: this release carries libjpeg-turbo 3.1.3, the version the corpus notes name.
+if ! python3 -c "import imagecodecs; assert imagecodecs.__version__ == '2026.3.6'" >/dev/null 2>&1; then
+  echo "installing: imagecodecs 2026.3.6 (PyPI; for its libjpeg-turbo 3.1.3)"
+  python3 -m pip install --quiet --disable-pip-version-check "imagecodecs==2026.3.6"
 fi
