@@ -140,7 +140,8 @@ enum DecodeCommand {
                     var writer: ImageWriter.RowWriter?
                     let streamed = try produce { band in
                         let current = try writer ?? ImageWriter.RowWriter(as: container, width: band.rows.width, height: band.frameHeight,
-                                                                          format: band.rows.format, to: sink)
+                                                                          format: band.rows.format,
+                                                                          significantBits: band.rows.significantBitsPerComponent, to: sink)
                         writer = current
                         try current.append(band.rows)
                     }

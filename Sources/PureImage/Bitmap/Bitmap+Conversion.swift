@@ -38,6 +38,9 @@ extension Bitmap {
             throw .unsupportedConversion("to \(target.bitsPerComponent)-bit components")
         }
         if target == format && (bytesPerRow == 0 || bytesPerRow == self.bytesPerRow) { return self }
+        if target != format && significantBitsPerComponent < format.bitsPerComponent {
+            return try fullRange().converted(to: target, bytesPerRow: bytesPerRow)
+        }
         var result = try Bitmap(zeroedWidth: width, height: height, format: target, bytesPerRow: bytesPerRow)
         // Conversions go pixel by pixel, so rows without padding on either side are one run of
         // pixels: converted as one long row, an image of a pixel per row (2^28 rows of one
@@ -50,9 +53,41 @@ extension Bitmap {
             result.bytes = []   // the run's storage is then its only reference: written in place
             try run.convertPixels(into: &convertedRun)
             return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: result.bytesPerRow, bytes: convertedRun.bytes)
+                .keepingSignificantBits(of: self)
         }
         try convertPixels(into: &result)
-        return result
+        return result.keepingSignificantBits(of: self)
+    }
+
+    /// Samples of `significantBitsPerComponent` bits (m = 2^bits − 1) scaled to the full range
+    /// of their components (M = 2^bitsPerComponent − 1): round(v · M / m), with values above m
+    /// (damaged data) taken as m. 8-bit components, and 16-bit ones in any 16-bit byte order.
+    func fullRange() -> Bitmap {
+        let bits = format.bitsPerComponent, used = significantBitsPerComponent
+        guard used < bits, used > 0, bits == 8 || (bits == 16 && format.byteOrder.groupBytes <= 2) else { return withSignificantBits(bits) }
+        let small = (1 << used) - 1, full = (1 << bits) - 1
+        var scaled = self
+        let littleEndian = format.byteOrder == .order16Little
+        scaled.bytes.withUnsafeMutableBufferPointer { samples in
+            for y in 0..<height {
+                let start = y * bytesPerRow
+                if bits == 8 {
+                    for i in start..<(start + rowLength) {
+                        let v = min(Int(samples[i]), small)
+                        samples[i] = UInt8((v * full + small / 2) / small)
+                    }
+                } else {
+                    for i in stride(from: start, to: start + rowLength, by: 2) {
+                        let (high, low) = littleEndian ? (i + 1, i) : (i, i + 1)
+                        let v = min(Int(samples[high]) << 8 | Int(samples[low]), small)
+                        let w = (v * full + small / 2) / small
+                        samples[high] = UInt8(w >> 8)
+                        samples[low] = UInt8(w & 0xFF)
+                    }
+                }
+            }
+        }
+        return scaled.withSignificantBits(bits)
     }
 
     /// Writes this bitmap's pixels into `result` (same size, a different format).

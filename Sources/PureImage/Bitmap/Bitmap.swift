@@ -18,6 +18,8 @@ public struct Bitmap: Hashable, Sendable {
     public let format: PixelFormat
     /// Row-major pixel bytes in `format`'s memory order.
     public internal(set) var bytes: [UInt8]
+    /// Set when the samples use fewer bits than their components hold (nil: all of them).
+    private var significantBits: Int?
 
     /// Wraps existing bytes. `bytesPerRow == 0` means "tight": the format's minimum row size.
     public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int = 0, bytes: [UInt8]) throws(BitmapError) {
@@ -71,6 +73,27 @@ public struct Bitmap: Hashable, Sendable {
     /// Bytes of one row, padding excluded.
     public var rowLength: Int { (width * format.bitsPerPixel + 7) / 8 }
 
+    /// How many low bits of each component the samples use: `format.bitsPerComponent` except
+    /// for decoders that deliver samples of another precision in wider components — 12-bit
+    /// JPEG samples (0…4095) in 16-bit components, lossless JPEG samples of 2–16 bits, as
+    /// libjpeg-turbo hands them out. Conversions to any other format first scale such samples
+    /// to the full range of their components (Docs/Bitmap.md, "Significant bits"); a bitmap
+    /// kept in its own format keeps them as they are.
+    public var significantBitsPerComponent: Int { significantBits ?? format.bitsPerComponent }
+
+    /// The same pixels, declared to use the low `bits` bits of each component.
+    func withSignificantBits(_ bits: Int) -> Bitmap {
+        var copy = self
+        copy.significantBits = bits < format.bitsPerComponent ? bits : nil
+        return copy
+    }
+
+    /// A bitmap derived from this one in the same format (a band, an orientation, a crop)
+    /// keeps its significant bits.
+    func keepingSignificantBits(of source: Bitmap) -> Bitmap {
+        source.significantBits == nil || format != source.format ? self : withSignificantBits(source.significantBitsPerComponent)
+    }
+
     /// Core Graphics' "contains alpha" for this bitmap's format.
     public var containsAlpha: Bool { format.containsAlpha }
 
@@ -89,7 +112,7 @@ public struct Bitmap: Hashable, Sendable {
         while top < height {
             let rows = Swift.min(step, height - top)
             try body(top, Bitmap(uncheckedWidth: width, height: rows, format: format, bytesPerRow: bytesPerRow,
-                                 bytes: Array(bytes[top * bytesPerRow ..< (top + rows) * bytesPerRow])))
+                                 bytes: Array(bytes[top * bytesPerRow ..< (top + rows) * bytesPerRow])).keepingSignificantBits(of: self))
             top += rows
         }
     }
@@ -98,7 +121,8 @@ public struct Bitmap: Hashable, Sendable {
     public func tightlyPacked() -> Bitmap {
         // (An empty result is made as such: see WebPRaster.init on capacity 0.)
         if bytesPerRow == rowLength || height == 0 || rowLength == 0 {
-            return bytesPerRow == rowLength ? self : Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: [])
+            return bytesPerRow == rowLength ? self
+                : Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: []).keepingSignificantBits(of: self)
         }
         let length = rowLength, stride = bytesPerRow
         let packed = [UInt8](unsafeUninitializedCapacity: length * height) { buffer, count in
@@ -111,7 +135,7 @@ public struct Bitmap: Hashable, Sendable {
             }
             count = length * height
         }
-        return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: packed)
+        return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowLength, bytes: packed).keepingSignificantBits(of: self)
     }
 
     /// Debug-only check of the invariants listed on the type.

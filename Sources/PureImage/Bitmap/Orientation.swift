@@ -86,7 +86,7 @@ extension Bitmap {
                 }
             }
         }
-        return Bitmap(uncheckedWidth: outWidth, height: outHeight, format: format, bytesPerRow: outRowBytes, bytes: out)
+        return Bitmap(uncheckedWidth: outWidth, height: outHeight, format: format, bytesPerRow: outRowBytes, bytes: out).keepingSignificantBits(of: self)
     }
 
     /// The pixels inside `rect`, like `CGImageCreateWithImageInRect`: the rectangle is
@@ -121,6 +121,6 @@ extension Bitmap {
                 }
             }
         }
-        return Bitmap(uncheckedWidth: outWidth, height: outHeight, format: format, bytesPerRow: outRowBytes, bytes: out)
+        return Bitmap(uncheckedWidth: outWidth, height: outHeight, format: format, bytesPerRow: outRowBytes, bytes: out).keepingSignificantBits(of: self)
     }
 }

@@ -26,7 +26,8 @@ struct FrameGeometry {
         /// Blocks held in the coefficient store: rounded up to whole MCUs.
         let paddedWidthInBlocks: Int
         let paddedHeightInBlocks: Int
-        /// IDCT output size per block: 1, 2, 4 or 8 (`DCT_scaled_size`).
+        /// IDCT output size per block: 1, 2, 4 or 8 (`DCT_scaled_size`); 1 for lossless frames,
+        /// whose "blocks" are single samples.
         let scaledBlockSize: Int
         /// Samples per row/column after IDCT scaling (`downsampled_width/height`).
         let sampleWidth: Int
@@ -49,18 +50,21 @@ struct FrameGeometry {
     let mcuRows: Int
     let components: [Component]
 
-    /// Nil with a reason when libjpeg-turbo would refuse the layout (fractional ratios).
-    init(frame: FrameHeader, scaleDenominator: Int) throws(JPEGError) {
+    /// Throws when libjpeg-turbo would refuse the layout (fractional ratios). A lossless frame
+    /// (T.81 Annex H) has a data unit of one sample instead of an 8 × 8 block, and no scaling:
+    /// libjpeg-turbo decodes it at full size whatever scale is asked for.
+    init(frame: FrameHeader, scaleDenominator: Int, lossless: Bool = false) throws(JPEGError) {
         width = frame.width
         height = frame.height
         maxH = frame.components.map(\.h).max() ?? 1
         maxV = frame.components.map(\.v).max() ?? 1
-        self.scaleDenominator = scaleDenominator
-        minBlockSize = 8 / scaleDenominator
-        outputWidth = (width * minBlockSize + 7) / 8
-        outputHeight = (height * minBlockSize + 7) / 8
-        mcusPerRow = ceilDiv(width, 8 * maxH)
-        mcuRows = ceilDiv(height, 8 * maxV)
+        let unit = lossless ? 1 : 8
+        self.scaleDenominator = lossless ? 1 : scaleDenominator
+        minBlockSize = lossless ? 1 : 8 / scaleDenominator
+        outputWidth = (width * minBlockSize + unit - 1) / unit
+        outputHeight = (height * minBlockSize + unit - 1) / unit
+        mcusPerRow = ceilDiv(width, unit * maxH)
+        mcuRows = ceilDiv(height, unit * maxV)
         // do_fancy_upsampling && min_DCT_scaled_size > 1 (jdsample.c)
         let fancy = minBlockSize > 1
         var components: [Component] = []
@@ -68,13 +72,13 @@ struct FrameGeometry {
             // jdmaster.c: scale chroma up through the IDCT rather than the upsampler where the
             // ratio is a power of two.
             var size = minBlockSize
-            while size < 8 && (maxH * minBlockSize) % (c.h * size * 2) == 0 && (maxV * minBlockSize) % (c.v * size * 2) == 0 {
+            while size < unit && (maxH * minBlockSize) % (c.h * size * 2) == 0 && (maxV * minBlockSize) % (c.v * size * 2) == 0 {
                 size *= 2
             }
-            let widthInBlocks = ceilDiv(width * c.h, maxH * 8)
-            let heightInBlocks = ceilDiv(height * c.v, maxV * 8)
-            let sampleWidth = ceilDiv(width * c.h * size, maxH * 8)
-            let sampleHeight = ceilDiv(height * c.v * size, maxV * 8)
+            let widthInBlocks = ceilDiv(width * c.h, maxH * unit)
+            let heightInBlocks = ceilDiv(height * c.v, maxV * unit)
+            let sampleWidth = ceilDiv(width * c.h * size, maxH * unit)
+            let sampleHeight = ceilDiv(height * c.v * size, maxV * unit)
             let hIn = c.h * size / minBlockSize, vIn = c.v * size / minBlockSize
             let upsampling: Upsampling
             if hIn == maxH && vIn == maxV {

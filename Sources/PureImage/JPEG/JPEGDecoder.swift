@@ -35,7 +35,7 @@ final class JPEGDecoder: FormatDecoder {
 
     private var geometry: FrameGeometry?
     private var store: CoefficientStore?
-    private var renderer: JPEGRenderer?
+    private var renderer: AnyJPEGRenderer?
     /// Streaming mode for the downscaler: every output row, top to bottom, as a one-row native
     /// bitmap; the full-size output is never allocated (`frame(at:)` is then unavailable). Set
     /// before the first `advance`.
@@ -50,8 +50,10 @@ final class JPEGDecoder: FormatDecoder {
     private var scanCount = 0
     /// SOF2, SOF10: the progressive mode of T.81 Annex G.
     private var progressive = false
-    /// SOF9, SOF10: arithmetic entropy coding (T.81 Annex D) instead of Huffman.
+    /// SOF9, SOF10, SOF11: arithmetic entropy coding (T.81 Annex D) instead of Huffman.
     private var arithmetic = false
+    /// SOF3, SOF11: the lossless process of T.81 Annex H (no DCT; samples are predicted).
+    private var lossless = false
     /// jdphuff.c `coef_bits`: per component, for each coefficient the Al of the last scan
     /// that covered it (−1 = never); see `ProgressiveState`.
     private var progression = ProgressiveState(components: 0)
@@ -60,7 +62,7 @@ final class JPEGDecoder: FormatDecoder {
     /// for `partialFrame()` (libjpeg's buffered-image output pass after that scan).
     private var completedScan: (number: Int, progression: ProgressiveState, lastGood: Int)?
     private var partialCache: (scan: Int, frame: PartialFrame)?
-    private var colorTransform = JPEGRenderer.ColorTransform.gray
+    private var colorTransform = JPEGColorTransform.gray
     private var invertsCMYK = false
 
     private(set) var properties: ImageProperties?
@@ -91,14 +93,21 @@ final class JPEGDecoder: FormatDecoder {
     /// Docs/JPEG.md), at the size `DecodeOptions.jpegScaleDenominator` gives (⌈X / N⌉ ×
     /// ⌈Y / N⌉; `properties` keeps the stored size). Rows not decoded yet are zero.
     func frame(at index: Int) throws(DecodeError) -> Bitmap {
-        guard index == 0, let renderer, renderer.rowSink == nil else {
+        guard index == 0, let renderer, !renderer.isStreaming else {
             throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
         }
-        let model = renderer.transform.colorModel
-        let width = renderer.geometry.outputWidth
-        return Bitmap(uncheckedWidth: width, height: renderer.geometry.outputHeight,
-                      format: PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none),
-                      bytesPerRow: width * renderer.channels, bytes: renderer.pixels)
+        return nativeBitmap(renderer, rows: renderer.geometry.outputHeight, bytes: renderer.pixels)
+    }
+
+    /// `rows` rows of the renderer's output as a native bitmap: gray, RGB or CMYK samples of 8
+    /// bits, or of 16 bits in host byte order (12-bit and lossless files above 8 bits), which
+    /// use the frame's precision (`Bitmap.significantBitsPerComponent`).
+    private func nativeBitmap(_ renderer: AnyJPEGRenderer, rows: Int, bytes: [UInt8]) -> Bitmap {
+        let bits = renderer.bitsPerSample
+        let format = PixelFormat(colorModel: renderer.transform.colorModel, bitsPerComponent: bits, alphaInfo: .none,
+                                 byteOrder: bits == 16 ? .order16Host : .default)
+        return Bitmap(uncheckedWidth: renderer.geometry.outputWidth, height: rows, format: format, bytesPerRow: renderer.rowBytes, bytes: bytes)
+            .withSignificantBits(frame?.precision ?? bits)
     }
 
     /// The rows decoded so far (bands of MCU rows for single-scan files; nothing until EOI
@@ -238,7 +247,9 @@ final class JPEGDecoder: FormatDecoder {
                     return .needMoreInput
                 case .rowDone(let row):
                     scan = current
-                    if !multiScan { renderMCURow(row, scan: current) }
+                    if !multiScan {
+                        if lossless { renderer?.emitRows() } else { renderMCURow(row, scan: current) }
+                    }
                 case .finished:
                     if progressive {
                         completedScan = (scanCount, progression, current.lastGoodIMCURow)
@@ -282,12 +293,16 @@ final class JPEGDecoder: FormatDecoder {
         let code = segment.marker
         state = .findMarker
         switch code {
-        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10:
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof3, JPEGMarker.sof9, JPEGMarker.sof10, JPEGMarker.sof11:
             guard frame == nil else { throw segment.malformed(.duplicateSOF) }
             let parsed = try FrameHeader(parsing: segment)
             progressive = code == JPEGMarker.sof2 || code == JPEGMarker.sof10
-            arithmetic = code == JPEGMarker.sof9 || code == JPEGMarker.sof10
-            guard parsed.precision == 8 else {
+            arithmetic = code == JPEGMarker.sof9 || code == JPEGMarker.sof10 || code == JPEGMarker.sof11
+            lossless = code == JPEGMarker.sof3 || code == JPEGMarker.sof11
+            // libjpeg-turbo 3 decodes 12-bit data in any lossy frame (T.81 allows it in
+            // SOF1, SOF2, SOF9, SOF10; SOF0 is 8-bit by definition, but libjpeg does not check)
+            // and lossless frames of 2 to 16 bits (H.1.1).
+            guard lossless ? (2...16).contains(parsed.precision) : parsed.precision == 8 || parsed.precision == 12 else {
                 let refusal = DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
                 guard options.propertiesOnly else { throw refusal }
                 try describeOnly(parsed, segment: segment, refusal: refusal)
@@ -296,7 +311,7 @@ final class JPEGDecoder: FormatDecoder {
             frame = parsed
             var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
                                              colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
-                                             bitsPerComponent: 8, hasAlpha: false)
+                                             bitsPerComponent: parsed.precision, hasAlpha: false)
             properties.isProgressive = progressive
             applyMetadata(to: &properties)
             self.properties = properties
@@ -398,7 +413,12 @@ final class JPEGDecoder: FormatDecoder {
         } else if !multiScan {
             throw segment.malformed(.unexpectedScan)
         }
-        guard let geometry, let renderer, let store else { return }
+        guard let geometry, let renderer else { return }
+        if lossless {
+            try startLosslessScan(header, segment: segment, geometry: geometry, renderer: renderer)
+            return
+        }
+        guard let store else { return }
         if progressive {
             try startProgressiveScan(header, segment: segment, geometry: geometry, renderer: renderer, store: store)
             return
@@ -453,7 +473,7 @@ final class JPEGDecoder: FormatDecoder {
     /// checks (`ProgressiveState.startScan`), then only the Huffman tables the scan kind uses
     /// (DC first: DC tables; AC scans: AC tables; DC refinement: none). No Annex K defaults.
     private func startProgressiveScan(_ header: ScanHeader, segment: JPEGSegment, geometry: FrameGeometry,
-                                      renderer: JPEGRenderer, store: CoefficientStore) throws(DecodeError) {
+                                      renderer: AnyJPEGRenderer, store: CoefficientStore) throws(DecodeError) {
         guard let frame else { return }
         let interleaved = header.components.count > 1
         var blockCount = 0
@@ -554,9 +574,62 @@ final class JPEGDecoder: FormatDecoder {
         state = .scan
     }
 
+    /// A lossless scan (T.81 H.1.1, H.2.1; jdlossls.c `start_pass_lossless`, jddiffct.c,
+    /// jdlhuff.c): Ss is the predictor 1…7, Se and Ah are 0, Al (the point transform) is below
+    /// P; the restart interval is a whole number of MCU rows; Huffman scans take every
+    /// difference from the DC table Td (no standard tables are installed).
+    private func startLosslessScan(_ header: ScanHeader, segment: JPEGSegment, geometry: FrameGeometry,
+                                   renderer: AnyJPEGRenderer) throws(DecodeError) {
+        guard let frame else { return }
+        guard (1...7).contains(header.ss), header.se == 0, header.ah == 0, header.al < frame.precision else {
+            throw segment.malformed(.badLosslessParameters(ss: header.ss, se: header.se, ah: header.ah, al: header.al))
+        }
+        let interleaved = header.components.count > 1
+        var units = 0
+        var components: [LosslessScan.Component] = []
+        var tables: [Int: HuffmanTable] = [:]
+        for component in header.components {
+            let g = geometry.components[component.frameIndex]
+            units += interleaved ? g.h * g.v : 1
+            components.append(LosslessScan.Component(frameIndex: component.frameIndex, h: interleaved ? g.h : 1, v: interleaved ? g.v : 1,
+                                                     width: g.widthInBlocks, height: g.heightInBlocks,
+                                                     gridWidth: interleaved ? geometry.mcusPerRow * g.h : g.widthInBlocks,
+                                                     linesPerIMCURow: g.v, table: component.dcTable))
+            if !arithmetic && tables[component.dcTable] == nil {
+                guard component.dcTable < 4, let spec = dcSpecs[component.dcTable] else {
+                    throw segment.malformed(.missingHuffmanTable(component.dcTable, isDC: true))
+                }
+                do {
+                    tables[component.dcTable] = try HuffmanTable(spec, lossless: true)
+                } catch {
+                    throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, error)
+                }
+            }
+        }
+        guard units <= 10 else { throw segment.malformed(.tooManyBlocksInMCU(units)) }
+        let mcusPerRow: Int, mcuRows: Int
+        if interleaved {
+            (mcusPerRow, mcuRows) = (geometry.mcusPerRow, geometry.mcuRows)
+        } else {
+            let g = geometry.components[header.components[0].frameIndex]
+            (mcusPerRow, mcuRows) = (g.widthInBlocks, g.heightInBlocks)
+        }
+        guard restartInterval % max(1, mcusPerRow) == 0 else {
+            throw segment.malformed(.badLosslessRestartInterval(restartInterval, mcusPerRow: mcusPerRow))
+        }
+        scanCount += 1
+        scan = LosslessScan(components: components, interleaved: interleaved, arithmeticCoded: arithmetic,
+                            mcusPerRow: mcusPerRow, mcuRows: mcuRows,
+                            mcuRowsPerIMCURow: interleaved ? 1 : geometry.components[header.components[0].frameIndex].v,
+                            restartInterval: restartInterval, predictor: header.ss, pointTransform: header.al, precision: frame.precision,
+                            huffmanTables: tables, conditioning: conditioning, renderer: renderer,
+                            start: segment.bodyOffset + segment.body.count)
+        state = .scan
+    }
+
     /// jdinput.c `latch_quant_tables`: a component's quantization table is copied when its
     /// first scan starts; later DQT segments do not change it.
-    private func latchQuantization(component c: Int, frame: FrameHeader, renderer: JPEGRenderer, at offset: Int) throws(DecodeError) {
+    private func latchQuantization(component c: Int, frame: FrameHeader, renderer: AnyJPEGRenderer, at offset: Int) throws(DecodeError) {
         guard !latched[c] else { return }
         let tq = frame.components[c].tq
         guard tq < 4, let table = quantTables[tq] else {
@@ -599,13 +672,13 @@ final class JPEGDecoder: FormatDecoder {
 
     /// The colour transform, whether CMYK is inverted, and a problem to warn about. JPEG-in-TIFF
     /// decides the colour handling itself (`DecodeOptions.jpegColorHandling`).
-    private func colorTransform(for frame: FrameHeader) -> (JPEGRenderer.ColorTransform, Bool, String?) {
+    private func colorTransform(for frame: FrameHeader) -> (JPEGColorTransform, Bool, String?) {
         switch options.jpegColorHandling {
-        case .automatic: return JPEGRenderer.ColorTransform.select(frame: frame, metadata: metadata)
-        case .asStored: return JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
+        case .automatic: return JPEGColorTransform.select(frame: frame, metadata: metadata, lossless: lossless)
+        case .asStored: return JPEGColorTransform.asStored(componentCount: frame.components.count)
         case .yccToRGB:
             return frame.components.count == 3 ? (.yccToRGB, false, nil)
-                : JPEGRenderer.ColorTransform.asStored(componentCount: frame.components.count)
+                : JPEGColorTransform.asStored(componentCount: frame.components.count)
         }
     }
 
@@ -617,21 +690,30 @@ final class JPEGDecoder: FormatDecoder {
         let scale = options.jpegScaleDenominator
         let (transform, inverted, problem) = colorTransform(for: frame)
         if let problem { warn(at: offset, problem) }
+        if lossless && frame.precision > 12 && (transform == .yccToRGB || transform == .ycckToCMYK) {
+            // libjpeg-turbo converts no lossless colours; PureImage converts YCbCr with the
+            // 8- and 12-bit arithmetic of the lossy decoder, and has none for more bits.
+            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.losslessColorConversion(precision: frame.precision))
+        }
         let geometry: FrameGeometry
         do {
-            geometry = try FrameGeometry(frame: frame, scaleDenominator: scale)
+            geometry = try FrameGeometry(frame: frame, scaleDenominator: scale, lossless: lossless)
         } catch {
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, error)
         }
         // jdinput.c: a progressive file always has multiple scans.
-        multiScan = progressive || firstScan.components.count < count || keepsWholeImage
+        multiScan = progressive || firstScan.components.count < count || (keepsWholeImage && !lossless)
         progression = ProgressiveState(components: count)
         // Buffers sized from the frame header: a refusal is placed at the scan that needs them.
-        let store: CoefficientStore
-        do {
-            store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1, budget: budget)
-        } catch {
-            throw error.located(at: offset)
+        // Lossless frames have no coefficients; their samples go straight into the planes.
+        var store: CoefficientStore?
+        if !lossless {
+            do {
+                store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1,
+                                             budget: budget)
+            } catch {
+                throw error.located(at: offset)
+            }
         }
         // The renderer's sample planes are rings of three MCU rows in every mode: single-scan
         // files render each MCU row as it is decoded, multi-scan files render theirs from the
@@ -639,19 +721,25 @@ final class JPEGDecoder: FormatDecoder {
         // full-size sample plane exists beside the coefficients. One MCU row is `v` block rows
         // of each component when several are interleaved, one block row when a scan or the
         // frame has one component (T.81 A.2).
-        let ring = Self.mcuRowHeights(geometry, interleaved: multiScan ? count > 1 : firstScan.components.count > 1)
+        // A multi-scan lossless image keeps whole planes instead: its scans deliver samples
+        // component by component, and rows go out at the end.
+        let ring = lossless ? geometry.components.map { multiScan ? $0.sampleHeight : geometry.maxV }
+            : Self.mcuRowHeights(geometry, interleaved: multiScan ? count > 1 : firstScan.components.count > 1)
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
-            let width = geometry.outputWidth
-            let format = PixelFormat(colorModel: transform.colorModel, bitsPerComponent: 8, alphaInfo: .none)
+            let width = geometry.outputWidth, precision = frame.precision
+            let bits = precision <= 8 ? 8 : 16
+            let format = PixelFormat(colorModel: transform.colorModel, bitsPerComponent: bits, alphaInfo: .none,
+                                     byteOrder: bits == 16 ? .order16Host : .default)
             sink = { row in
-                rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row)))
+                rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row))
+                    .withSignificantBits(precision))
             }
         }
-        let renderer: JPEGRenderer
+        let renderer: AnyJPEGRenderer
         do {
-            renderer = try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: inverted, ringMCURows: ring,
-                                        budget: budget, rowSink: sink)
+            renderer = try AnyJPEGRenderer(precision: frame.precision, geometry: geometry, transform: transform, invertCMYK: inverted,
+                                           ringMCURows: ring, budget: budget, rowSink: sink)
         } catch {
             throw error.located(at: offset)
         }
@@ -664,7 +752,7 @@ final class JPEGDecoder: FormatDecoder {
         latchedQuant = [[UInt16]?](repeating: nil, count: count)
         // jdhuff.c `jinit_huff_decoder` → `std_huff_tables`: fill empty slots 0 and 1 (the
         // progressive decoder, jdphuff.c, and the arithmetic one do not).
-        if !progressive && !arithmetic { installStandardTables() }
+        if !progressive && !arithmetic && !lossless { installStandardTables() }
         if var properties {
             // width/height stay the stored size; `frame(at:)` has the scaled size.
             properties.colorModel = transform.colorModel
@@ -711,7 +799,7 @@ final class JPEGDecoder: FormatDecoder {
     /// IDCT and output MCU row by MCU row from a whole-image coefficient store, top to bottom,
     /// into a renderer made with `mcuRowHeights(geometry, interleaved: components > 1)` rings
     /// (block smoothing reads its neighbours from the store, which holds every block).
-    private static func render(_ store: CoefficientStore, geometry: FrameGeometry, smoothing: [BlockSmoothing]?, into renderer: JPEGRenderer) {
+    private static func render(_ store: CoefficientStore, geometry: FrameGeometry, smoothing: [BlockSmoothing]?, into renderer: AnyJPEGRenderer) {
         let interleaved = geometry.components.count > 1
         let rows = interleaved ? geometry.mcuRows : geometry.components[0].heightInBlocks
         for row in 0..<rows {
@@ -732,21 +820,18 @@ final class JPEGDecoder: FormatDecoder {
     /// already decoded some MCUs, their coefficients show too (libjpeg also renders what the
     /// input side has stored by then).
     private func renderProgressivePartial(_ completed: (number: Int, progression: ProgressiveState, lastGood: Int)) -> PartialFrame? {
-        guard let geometry, let store,
-              let preview = try? JPEGRenderer(geometry: geometry, transform: colorTransform, invertCMYK: invertsCMYK,
-                                               ringMCURows: Self.mcuRowHeights(geometry, interleaved: geometry.components.count > 1),
-                                               budget: budget) else { return nil }
+        guard let geometry, let store, let frame,
+              let preview = try? AnyJPEGRenderer(precision: frame.precision, geometry: geometry, transform: colorTransform,
+                                                  invertCMYK: invertsCMYK,
+                                                  ringMCURows: Self.mcuRowHeights(geometry, interleaved: geometry.components.count > 1),
+                                                  budget: budget) else { return nil }
         for (c, table) in latchedQuant.enumerated() {
             if let table { preview.setQuantization(component: c, table) }
         }
         let smoothing = completed.progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
                                                         scanCount: completed.number, lastGoodIMCURow: completed.lastGood)
         Self.render(store, geometry: geometry, smoothing: smoothing, into: preview)
-        let model = preview.transform.colorModel
-        let width = geometry.outputWidth
-        let bitmap = Bitmap(uncheckedWidth: width, height: geometry.outputHeight,
-                            format: PixelFormat(colorModel: model, bitsPerComponent: 8, alphaInfo: .none),
-                            bytesPerRow: width * preview.channels, bytes: preview.pixels)
+        let bitmap = nativeBitmap(preview, rows: geometry.outputHeight, bytes: preview.pixels)
         return PartialFrame(bitmap: bitmap, decodedRows: geometry.outputHeight, frameIndex: 0)
     }
 
@@ -777,6 +862,11 @@ final class JPEGDecoder: FormatDecoder {
         }
         if synthetic && multiScan && truncation == nil {
             truncation = DecodeError(.truncated, format: .jpeg, offset: offset, JPEGError.truncated(inside: "the scans (no EOI)"))
+        }
+        if lossless && multiScan {
+            // Every scan's samples are in the planes (components no scan covered stay zero).
+            renderer.markAllReady()
+            renderer.emitRows()
         }
         renderWholeImage()
         // A single-scan file reaches EOI only after its scan decoded every MCU (missing data

@@ -49,14 +49,18 @@ public enum JPEGError: DecodeErrorReason, Hashable {
     /// (`JERR_BAD_PROGRESSION`): a DC scan with Se ≠ 0; an AC scan with Ss > Se, Se > 63 or
     /// more than one component; Ah ≠ 0 with Al ≠ Ah − 1; Al > 13.
     case badProgression(ss: Int, se: Int, ah: Int, al: Int)
+    /// H.1.1 / jdlossls.c `start_pass_lossless`: a lossless scan needs the predictor Ss in
+    /// 1…7, Se = 0, Ah = 0 and the point transform Al below P (`JERR_BAD_PROGRESSION`).
+    case badLosslessParameters(ss: Int, se: Int, ah: Int, al: Int)
+    /// jddiffct.c: a lossless restart interval must be a whole number of MCU rows
+    /// (`JERR_BAD_RESTART`).
+    case badLosslessRestartInterval(Int, mcusPerRow: Int)
     /// A DC value past the range of a C int in a progressive DC scan (jdphuff.c
     /// `JERR_BAD_DCT_COEF`).
     case dcCoefficientOverflow
 
     // MARK: Unsupported
 
-    /// SOF3/SOF7/SOF11/SOF15: lossless (Annex H).
-    case lossless(sof: UInt8)
     /// SOF5–SOF7, SOF13–SOF15, DHP, EXP: hierarchical (Annex J).
     case hierarchical(sof: UInt8)
     /// B.2.2: P = 12 (extended) or any precision but 8.
@@ -66,6 +70,9 @@ public enum JPEGError: DecodeErrorReason, Hashable {
     /// A ratio between sampling factors that is not a whole number (libjpeg
     /// `JERR_FRACT_SAMPLE_NOTIMPL`), e.g. H 3 beside H 2.
     case fractionalSampling
+    /// A lossless YCbCr or YCCK frame of more than 12 bits: no reference arithmetic exists for
+    /// its colour conversion (libjpeg-turbo refuses every lossless conversion).
+    case losslessColorConversion(precision: Int)
     /// `DecodeOptions.jpegScaleDenominator` other than 1, 2, 4 or 8.
     case scaleDenominator(Int)
 
@@ -98,8 +105,11 @@ public enum JPEGError: DecodeErrorReason, Hashable {
         case .badArithmeticConditioning(let index, let value): return "bad DAC entry \(index) = \(value)"
         case .noImage: return "the stream contains no image (EOI before SOS)"
         case .badProgression(let ss, let se, let ah, let al): return "invalid progressive parameters Ss=\(ss) Se=\(se) Ah=\(ah) Al=\(al)"
+        case .badLosslessParameters(let ss, let se, let ah, let al): return "invalid lossless parameters Ss=\(ss) Se=\(se) Ah=\(ah) Al=\(al)"
+        case .losslessColorConversion(let precision): return "YCbCr to RGB conversion of \(precision)-bit lossless samples is not supported"
+        case .badLosslessRestartInterval(let interval, let mcusPerRow):
+            return "restart interval \(interval) is not a whole number of MCU rows (\(mcusPerRow) MCUs each)"
         case .dcCoefficientOverflow: return "a DC coefficient overflows (progressive DC scan)"
-        case .lossless(let sof): return "lossless JPEG (SOF\(Int(sof) - 0xC0)) is not supported"
         case .hierarchical(let sof): return "hierarchical JPEG (marker FF\(hex2(sof))) is not supported"
         case .precision(let bits): return "\(bits)-bit samples are not supported (8 only)"
         case .componentCount(let count): return "\(count) components are not supported (1, 3 or 4)"

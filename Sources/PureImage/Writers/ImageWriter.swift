@@ -44,7 +44,7 @@ public enum ImageWriter {
                              to output: (ArraySlice<UInt8>) throws -> Void) throws {
         try withoutActuallyEscaping(output) { output in
             let writer = try RowWriter(as: container, width: bitmap.width, height: bitmap.height, format: bitmap.format,
-                                       convertingTo: requested, to: output)
+                                       significantBits: bitmap.significantBitsPerComponent, convertingTo: requested, to: output)
             try writer.append(bitmap)
             try writer.finish()
         }
@@ -64,10 +64,13 @@ public enum ImageWriter {
         public private(set) var rowsWritten = 0
 
         /// Writes the header for a `width × height` image whose rows will come in `format`
-        /// (converted to `requested` first when given).
-        public init(as container: Container, width: Int, height: Int, format: PixelFormat, convertingTo requested: PixelFormat? = nil,
-                    to output: @escaping (ArraySlice<UInt8>) throws -> Void) throws {
-            layout = try LogicalLayout(source: requested ?? format, container: container)
+        /// (converted to `requested` first when given), their samples using the low
+        /// `significantBits` of each component (`Bitmap.significantBitsPerComponent`; nil: all).
+        public init(as container: Container, width: Int, height: Int, format: PixelFormat, significantBits: Int? = nil,
+                    convertingTo requested: PixelFormat? = nil, to output: @escaping (ArraySlice<UInt8>) throws -> Void) throws {
+            let source = requested ?? format
+            layout = try LogicalLayout(source: source, container: container,
+                                       significantBits: requested == nil || requested == format ? significantBits : nil)
             guard container != .png || (width > 0 && height > 0) else { throw WriteError.unsupported("PNG cannot hold an empty image") }
             self.requested = requested
             self.width = width
@@ -142,8 +145,13 @@ public enum ImageWriter {
         let container: Container
         /// The format each slice is converted to.
         let target: PixelFormat
+        /// PAM, PGM and PPM of a source whose samples use fewer bits than their components
+        /// (12-bit JPEG, lossless JPEG) hold those samples as they are, with MAXVAL 2^bits − 1
+        /// (as djpeg writes 12-bit files), when the container keeps the colour model; nil when
+        /// the samples are scaled to the full range instead.
+        let keptBits: Int?
 
-        init(source: PixelFormat, container: Container) throws(WriteError) {
+        init(source: PixelFormat, container: Container, significantBits: Int? = nil) throws(WriteError) {
             self.container = container
             var model = source.colorModel
             var alpha: AlphaInfo = source.alphaInfo
@@ -168,12 +176,18 @@ public enum ImageWriter {
             }
             target = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: alpha)
             if let problem = target.validate() { throw .unsupported(problem) }
+            if let significantBits, significantBits < bits, container != .png, model == source.colorModel,
+               bits == source.bitsPerComponent, alpha == .none, source.alphaInfo == .none {
+                keptBits = significantBits
+            } else {
+                keptBits = nil
+            }
         }
 
         var channels: Int { target.colorModel.colorComponentCount + (target.alphaInfo == .none ? 0 : 1) }
 
         func header(width: Int, height: Int) -> [UInt8] {
-            let maxValue = target.bitsPerComponent == 16 ? 65535 : 255
+            let maxValue = keptBits.map { (1 << $0) - 1 } ?? (target.bitsPerComponent == 16 ? 65535 : 255)
             let hasAlpha = target.alphaInfo != .none
             switch container {
             case .pam:
@@ -201,8 +215,10 @@ public enum ImageWriter {
 
         /// A slice's samples in the container's order, tightly packed.
         func samples(of slice: Bitmap) throws(BitmapError) -> [UInt8] {
-            // Tight rows straight from the conversion (no padded copy to repack).
-            try slice.converted(to: target, bytesPerRow: target.minimumBytesPerRow(width: slice.width) ?? 0).bytes
+            // Tight rows straight from the conversion (no padded copy to repack). Kept samples
+            // change only their byte order (the colour model and depth are the source's).
+            let source = keptBits == nil ? slice : slice.withSignificantBits(slice.format.bitsPerComponent)
+            return try source.converted(to: target, bytesPerRow: target.minimumBytesPerRow(width: slice.width) ?? 0).bytes
         }
     }
 }

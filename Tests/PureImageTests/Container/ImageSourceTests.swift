@@ -233,8 +233,8 @@ struct ImageSourceTests {
     /// `isProgressive` is "the frame header is SOF2 or SOF10" (SOF6 and SOF14, hierarchical
     /// progressive, too); `isInterlaced` is IHDR's interlace method for PNG and the first image
     /// descriptor's interlace flag for GIF — read from the bytes here, independently of the
-    /// decoders. Files of processes the decoder does not decode (arithmetic, 12-bit, lossless)
-    /// are described from their headers and checked too.
+    /// decoders. Files of processes the decoder does not decode (hierarchical) are described
+    /// from their headers and checked too.
     @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"))
     func progressiveAndInterlacedFlagsMatchTheHeaders() throws {
         var checked: [String: Int] = [:]

@@ -1,6 +1,7 @@
 import CReference
 import Foundation
 @testable import PureImage
+import PureImageConformance
 
 /// Shared helpers for the JPEG tests: one-shot decoding through `JPEGDecoder` and through
 /// libjpeg-turbo (CReference), and the corpus file list.
@@ -27,8 +28,10 @@ enum JPEGTestSupport {
         return (decoder, try decoder.advance(&input))
     }
 
-    static func decode(_ bytes: [UInt8], scale: Int = 1) -> Result<Ours, DecodeError> {
-        let decoder = JPEGDecoder(options: DecodeOptions(jpegScaleDenominator: scale))
+    static func decode(_ bytes: [UInt8], scale: Int = 1, asStored: Bool = false) -> Result<Ours, DecodeError> {
+        var options = DecodeOptions(jpegScaleDenominator: scale)
+        if asStored { options.jpegColorHandling = .asStored }
+        let decoder = JPEGDecoder(options: options)
         var input = InputBuffer(bytes, isClosed: true)
         do {
             _ = try decoder.advance(&input)
@@ -41,13 +44,22 @@ enum JPEGTestSupport {
 
     struct Reference {
         let status: Int32
+        /// 8-bit samples, or 16-bit ones in host byte order (12-bit and lossless files).
         let pixels: [UInt8]
         let width: Int
         let height: Int
         let channels: Int
         let message: String
+        /// Which library answered: "libjpeg-turbo 2.1.5" or "libjpeg-turbo 3".
+        var library = "libjpeg-turbo 2.1.5"
+        /// The samples are in the stored colour space: libjpeg-turbo 3 converts no lossless
+        /// colours, so a lossless YCbCr file is compared before its conversion (ours then
+        /// decoded with `jpegColorHandling = .asStored`).
+        var asStored = false
     }
 
+    /// libjpeg-turbo 2.1.5 (Debian, CReference), or libjpeg-turbo 3 (`LibjpegTurbo3`) for what
+    /// 2.1.5 refuses as a process or precision it lacks: 12-bit and lossless files.
     static func reference(_ bytes: [UInt8], scale: Int = 1) -> Reference {
         var image = PIRefImage()
         let status = bytes.withUnsafeBufferPointer { pi_ref_jpeg_decode($0.baseAddress, $0.count, Int32(scale), &image) }
@@ -55,12 +67,41 @@ enum JPEGTestSupport {
         let message = withUnsafeBytes(of: image.message) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
+        if status < 0 && lacksProcess(message) {
+            var (result, _) = LibjpegTurbo3.decode(bytes, scaleDenominator: scale)
+            let asStored = result.message == "Unsupported color conversion request"
+            if asStored { (result, _) = LibjpegTurbo3.decode(bytes, scaleDenominator: scale, asStored: true) }
+            let frame = result.frames.first
+            return Reference(status: result.status == .rejected ? -1 : result.status == .ok ? 0 : 1, pixels: frame?.samples ?? [],
+                             width: frame?.width ?? 0, height: frame?.height ?? 0, channels: frame?.channels ?? 0,
+                             message: result.message, library: "libjpeg-turbo 3", asStored: asStored)
+        }
         var pixels: [UInt8] = []
         if status >= 0, let base = image.pixels {
             pixels = Array(UnsafeBufferPointer(start: base, count: image.size))
         }
         return Reference(status: status, pixels: pixels, width: Int(image.width), height: Int(image.height),
                          channels: Int(image.channels), message: message)
+    }
+
+    /// libjpeg-turbo 2.1.5's refusals of processes that libjpeg-turbo 3 decodes.
+    static func lacksProcess(_ message: String) -> Bool {
+        message.hasPrefix("Unsupported JPEG data precision") || message.hasPrefix("Unsupported JPEG process: SOF type 0xc3")
+    }
+
+    /// libjpeg-turbo 3 cannot output a multi-scan lossless image some of whose scans are
+    /// missing (it reads sample arrays no scan wrote and stops with JERR_BAD_VIRTUAL_ACCESS);
+    /// PureImage outputs the components it has (a deliberate difference, listed in
+    /// Conformance/expectations.tsv).
+    static func cannotOutputMissingScans(_ reference: Reference) -> Bool {
+        reference.status < 0 && reference.library == "libjpeg-turbo 3" && reference.message == "Bogus virtual array access"
+    }
+
+    /// libjpeg-turbo's refusals of a process it does not implement at all (lossless
+    /// arithmetic coding, SOF11): no reference exists for those files.
+    static func noReferenceExists(_ message: String) -> Bool {
+        message.hasPrefix("Requested feature was omitted") || message.hasPrefix("Sorry, arithmetic coding is not implemented")
+            || message.hasPrefix("Unsupported JPEG process: SOF type 0xcb")
     }
 
     /// Paths (relative to the corpus root) of manifest rows with format `jpeg` under `prefixes`.
@@ -85,7 +126,17 @@ enum JPEGTestSupport {
     /// un-invert it in the native bitmap (Docs/JPEG.md "CMYK").
     static func asLibjpegBytes(_ ours: Ours) -> [UInt8] {
         let adobe = ours.properties?.extra.contains { $0.key == "adobeTransform" } ?? false
-        if ours.bitmap.format.colorModel == .cmyk && adobe { return ours.bitmap.bytes.map { 255 - $0 } }
-        return ours.bitmap.bytes
+        guard ours.bitmap.format.colorModel == .cmyk && adobe else { return ours.bitmap.bytes }
+        if ours.bitmap.format.bitsPerComponent == 8 { return ours.bitmap.bytes.map { 255 - $0 } }
+        // 16-bit host-order samples of P bits: 2^P − 1 − x.
+        let maximum = (1 << ours.bitmap.significantBitsPerComponent) - 1
+        var bytes = ours.bitmap.bytes
+        for i in stride(from: 0, to: bytes.count - 1, by: 2) {
+            let value = maximum - Int(UInt16(littleEndian: UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8))
+            let stored = UInt16(truncatingIfNeeded: value).littleEndian
+            bytes[i] = UInt8(stored & 0xFF)
+            bytes[i + 1] = UInt8(stored >> 8)
+        }
+        return bytes
     }
 }

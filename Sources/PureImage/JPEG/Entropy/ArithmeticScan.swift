@@ -330,25 +330,29 @@ struct ArithmeticScan: EntropyScan {
     }
 }
 
-/// The statistics bins of one arithmetic scan: 64 for each of the 16 DC tables and 256 for each
-/// of the 16 AC tables (T.81 F.1.4.4.1.3 and F.1.4.4.2 need 49 and 245; jdarith.c rounds
-/// up), plus the fixed-½ bin, in
+/// The statistics bins of one arithmetic scan: for each of the 16 DC tables 64 bins (T.81
+/// F.1.4.4.1.3 needs 49; jdarith.c rounds up) or, in a lossless scan, 158 (H.1.2.3, Figure
+/// H.2: 25 two-dimensional contexts of 4 bins, then two magnitude sets of 29); 256 for each of
+/// the 16 AC tables (F.1.4.4.2 needs 245); and the fixed-½ bin, in
 /// one allocation with room for a saved copy and the blocks of one MCU (suspension).
 final class ArithmeticStatistics {
-    private static let dcBins = 64, acBins = 256
-    private static let binCount = 16 * dcBins + 16 * acBins + 1
+    private static let acBins = 256
+    private let dcBins: Int
+    private let binCount: Int
     private let bins: UnsafeMutablePointer<UInt8>
     private let savedBins: UnsafeMutablePointer<UInt8>
     /// At most 10 blocks per MCU (B.2.3), 64 coefficients each.
     private let savedBlocks: UnsafeMutablePointer<Int16>
     private var savedBlockPointers: [UnsafeMutablePointer<Int16>] = []
 
-    init() {
-        bins = .allocate(capacity: Self.binCount)
-        bins.initialize(repeating: 0, count: Self.binCount)
-        bins[Self.binCount - 1] = QMStates.fixedBin
-        savedBins = .allocate(capacity: Self.binCount)
-        savedBins.initialize(repeating: 0, count: Self.binCount)
+    init(lossless: Bool = false) {
+        dcBins = lossless ? 158 : 64
+        binCount = 16 * dcBins + 16 * Self.acBins + 1
+        bins = .allocate(capacity: binCount)
+        bins.initialize(repeating: 0, count: binCount)
+        bins[binCount - 1] = QMStates.fixedBin
+        savedBins = .allocate(capacity: binCount)
+        savedBins.initialize(repeating: 0, count: binCount)
         savedBlocks = .allocate(capacity: 10 * 64)
         savedBlocks.initialize(repeating: 0, count: 10 * 64)
     }
@@ -360,23 +364,23 @@ final class ArithmeticStatistics {
     }
 
     /// Bound: table indices are 4-bit fields of the scan header (0…15).
-    func dc(_ table: Int) -> UnsafeMutablePointer<UInt8> { bins + (table & 15) * Self.dcBins }
-    func ac(_ table: Int) -> UnsafeMutablePointer<UInt8> { bins + 16 * Self.dcBins + (table & 15) * Self.acBins }
-    var fixed: UnsafeMutablePointer<UInt8> { bins + Self.binCount - 1 }
+    func dc(_ table: Int) -> UnsafeMutablePointer<UInt8> { bins + (table & 15) * dcBins }
+    func ac(_ table: Int) -> UnsafeMutablePointer<UInt8> { bins + 16 * dcBins + (table & 15) * Self.acBins }
+    var fixed: UnsafeMutablePointer<UInt8> { bins + binCount - 1 }
 
-    func clearDC(_ table: Int) { dc(table).update(repeating: 0, count: Self.dcBins) }
+    func clearDC(_ table: Int) { dc(table).update(repeating: 0, count: dcBins) }
     func clearAC(_ table: Int) { ac(table).update(repeating: 0, count: Self.acBins) }
 
     /// Saves the bins and the MCU's blocks (≤ 10) before an attempt that may starve.
     func save(blocks: [UnsafeMutablePointer<Int16>]) {
-        savedBins.update(from: bins, count: Self.binCount)
+        savedBins.update(from: bins, count: binCount)
         savedBlockPointers = Array(blocks.prefix(10))
         for (index, block) in savedBlockPointers.enumerated() { (savedBlocks + index * 64).update(from: block, count: 64) }
     }
 
     /// Puts back what `save` saved.
     func restore() {
-        bins.update(from: savedBins, count: Self.binCount)
+        bins.update(from: savedBins, count: binCount)
         for (index, block) in savedBlockPointers.enumerated() { block.update(from: savedBlocks + index * 64, count: 64) }
     }
 }

@@ -222,46 +222,28 @@ struct BaselineScan: EntropyScan {
         }
     }
 
-    /// At least `count ≤ 17` bits in the accumulator; false means "suspend". A fill that the
-    /// end of the bytes so far cut short suspends too (see `EntropyBitReader.fill`), so that
-    /// every fill loads what it loads in a one-shot decode; a complete one leaves > 56 bits.
+    /// At least `count ≤ 17` bits in the accumulator; false means "suspend" (see
+    /// `EntropyBitReader.ensure`).
     @inline(__always)
     mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
-        state.reader.bitCount >= count || state.reader.fill(base, end: end, closed: closed)
+        state.reader.ensure(count, base, end: end, closed: closed)
     }
 
-    /// F.2.2.3 DECODE (Figure F.16) with the lookahead table; −1 means "suspend".
+    /// F.2.2.3 DECODE; −1 means "suspend". A bit string that is no code decodes as 0 with a
+    /// warning (the first time in the scan), as in libjpeg.
     @inline(__always)
     mutating func decodeSymbol(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
-        guard ensure(17, base, end: end, closed: closed) else { return -1 }
-        let entry = table.lookup[state.reader.peek(HuffmanTable.lookaheadBits)]
-        if entry != 0 {
-            state.reader.consume(Int(entry >> 8))
-            return Int(entry & 0xFF)
-        }
-        var length = HuffmanTable.lookaheadBits + 1
-        while length <= 16 {
-            let code = Int32(state.reader.peek(length))
-            if code <= table.maxCode[length] {
-                state.reader.consume(length)
-                return Int(table.symbols[Int((code + table.valueOffset[length]) & 0xFF)])
-            }
-            length += 1
-        }
-        // No code of ≤ 16 bits: libjpeg consumes 17 bits and decodes 0 ("bad Huffman code").
-        state.reader.consume(17)
+        let symbol = state.reader.decodeSymbol(table, base, end: end, closed: closed)
+        guard symbol == EntropyBitReader.noCode else { return symbol }
         state.badCodes += 1
         if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
         return 0
     }
 
-    /// F.2.2.1 RECEIVE(s) + EXTEND (Figure F.12); nil means "suspend". `1 ≤ s ≤ 15`.
+    /// F.2.2.1 RECEIVE(s) + EXTEND; nil means "suspend". `1 ≤ s ≤ 15`.
     @inline(__always)
     mutating func receiveExtend(_ s: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
-        guard ensure(s, base, end: end, closed: closed) else { return nil }
-        let bits = state.reader.peek(s)
-        state.reader.consume(s)
-        return bits < 1 << (s - 1) ? bits - (1 << s) + 1 : bits
+        state.reader.receiveExtend(s, base, end: end, closed: closed)
     }
 
     /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).

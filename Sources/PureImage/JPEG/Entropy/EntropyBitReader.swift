@@ -140,3 +140,50 @@ struct EntropyBitReader {
         realBits = 0
     }
 }
+
+/// Huffman decoding on the bit reader (T.81 F.2.2), shared by the sequential and progressive
+/// scans (`BaselineScan`) and the lossless ones (`LosslessScan`).
+extension EntropyBitReader {
+    /// `decodeSymbol`'s answer for a bit string that is no code of ≤ 16 bits.
+    static let noCode = -2
+
+    /// At least `count ≤ 17` bits in the accumulator; false means "suspend". A fill that the
+    /// end of the bytes so far cut short suspends too (see `fill`), so that every fill loads
+    /// what it loads in a one-shot decode; a complete one leaves > 56 bits.
+    @inline(__always)
+    mutating func ensure(_ count: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        bitCount >= count || fill(base, end: end, closed: closed)
+    }
+
+    /// F.2.2.3 DECODE (Figure F.16) with the lookahead table: the symbol, −1 for "suspend", or
+    /// `noCode` when no code of ≤ 16 bits matches — libjpeg then consumes 17 bits and decodes 0.
+    @inline(__always)
+    mutating func decodeSymbol(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
+        guard ensure(17, base, end: end, closed: closed) else { return -1 }
+        let entry = table.lookup[peek(HuffmanTable.lookaheadBits)]
+        if entry != 0 {
+            consume(Int(entry >> 8))
+            return Int(entry & 0xFF)
+        }
+        var length = HuffmanTable.lookaheadBits + 1
+        while length <= 16 {
+            let code = Int32(peek(length))
+            if code <= table.maxCode[length] {
+                consume(length)
+                return Int(table.symbols[Int((code + table.valueOffset[length]) & 0xFF)])
+            }
+            length += 1
+        }
+        consume(17)
+        return Self.noCode
+    }
+
+    /// F.2.2.1 RECEIVE(s) + EXTEND (Figure F.12); nil means "suspend". `1 ≤ s ≤ 16`.
+    @inline(__always)
+    mutating func receiveExtend(_ s: Int, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+        guard ensure(s, base, end: end, closed: closed) else { return nil }
+        let bits = peek(s)
+        consume(s)
+        return bits < 1 << (s - 1) ? bits - (1 << s) + 1 : bits
+    }
+}

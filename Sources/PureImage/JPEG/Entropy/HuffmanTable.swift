@@ -39,8 +39,8 @@ final class HuffmanTable {
 
     /// Builds the tables, with the checks of libjpeg-turbo's `jpeg_make_d_derived_tbl`: at most
     /// 256 codes, codes that fit their lengths (C.2 never produces an all-ones code), and DC
-    /// symbols 0…15.
-    init(_ spec: HuffmanTables.Specification) throws(JPEGError) {
+    /// symbols 0…15 (0…16 in a lossless scan, whose SSSS 16 is the difference 32768, H.1.2.2).
+    init(_ spec: HuffmanTables.Specification, lossless: Bool = false) throws(JPEGError) {
         // Figure C.1: HUFFSIZE.
         var sizes: [Int] = []
         for length in 1...16 {
@@ -62,7 +62,7 @@ final class HuffmanTable {
             code <<= 1
             size += 1
         }
-        if spec.isDC, let bad = spec.symbols.prefix(sizes.count).first(where: { $0 > 15 }) {
+        if spec.isDC, let bad = spec.symbols.prefix(sizes.count).first(where: { $0 > (lossless ? 16 : 15) }) {
             throw .badHuffmanTable("DC symbol \(bad)")
         }
         lookup = .allocate(capacity: 1 << HuffmanTable.lookaheadBits)

@@ -35,7 +35,7 @@ enum JPEGMarker {
     }
 
     /// Markers libjpeg-turbo rejects from the code alone (jdmarker.c `read_markers`): the SOF
-    /// types it does not decode (here: lossless and hierarchical) and reserved codes.
+    /// types it does not decode (here: the hierarchical ones) and reserved codes.
     static func refuseEarly(_ code: UInt8, offset: Int) throws(DecodeError) {
         if let refusal = refusal(code, offset: offset) { throw refusal }
     }
@@ -43,12 +43,10 @@ enum JPEGMarker {
     /// `refuseEarly`'s error for `code`, nil for the codes it lets through.
     static func refusal(_ code: UInt8, offset: Int) -> DecodeError? {
         switch code {
-        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10, JPEGMarker.dht,
-             JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac, JPEGMarker.dnl, JPEGMarker.sos, JPEGMarker.app0...JPEGMarker.app15,
-             JPEGMarker.com:
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof3, JPEGMarker.sof9, JPEGMarker.sof10, JPEGMarker.sof11,
+             JPEGMarker.dht, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.dac, JPEGMarker.dnl, JPEGMarker.sos,
+             JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
             return nil
-        case JPEGMarker.sof3, 0xCB:
-            return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.lossless(sof: code))
         case 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF, JPEGMarker.dhp, JPEGMarker.exp:
             return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.hierarchical(sof: code))
         default:
@@ -57,10 +55,10 @@ enum JPEGMarker {
     }
 
     /// SOF codes of processes this library does not decode but whose frame header it reads
-    /// for `ImageSource.properties()`: lossless (SOF3, SOF11), hierarchical (SOF5–7) and
-    /// hierarchical arithmetic (SOF13–15). Their header is laid out as SOF0's (B.2.2).
+    /// for `ImageSource.properties()`: hierarchical (SOF5–7) and hierarchical arithmetic
+    /// (SOF13–15). Their header is laid out as SOF0's (B.2.2).
     static func describesOnly(_ code: UInt8) -> Bool {
-        [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF].contains(code)
+        [0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF].contains(code)
     }
 
     /// The name T.81 Table B.1 gives the code.

@@ -46,8 +46,9 @@ enum ColorConversionKernels {
         }
     }
 
-    /// RGB (Adobe transform 0, or 'R','G','B' ids) and CMYK as stored: interleave.
-    static func interleave(_ rows: [UnsafePointer<UInt8>], width: Int, _ output: UnsafeMutablePointer<UInt8>) {
+    /// RGB (Adobe transform 0, or 'R','G','B' ids) and CMYK as stored: interleave (any sample
+    /// size).
+    static func interleave<Sample>(_ rows: [UnsafePointer<Sample>], width: Int, _ output: UnsafeMutablePointer<Sample>) {
         let channels = rows.count
         for (c, row) in rows.enumerated() {
             var o = output + c

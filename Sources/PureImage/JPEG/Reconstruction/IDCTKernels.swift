@@ -47,6 +47,13 @@ enum IDCTKernels {
         }
     }
 
+    /// `rangeLimit` as a never-freed table for the kernels.
+    nonisolated(unsafe) static let rangeLimitPointer: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+        for (index, value) in rangeLimit.enumerated() { table[index] = value }
+        return UnsafePointer(table)
+    }()
+
     /// DESCALE(x, n): round right shift, arithmetic.
     @inline(__always) static func descale(_ x: Int, _ n: Int) -> Int { (x + (1 << (n - 1))) >> n }
 

@@ -51,8 +51,9 @@ enum UpsamplingKernels {
         output[2 * width - 1] = UInt8(truncatingIfNeeded: (last &* 4 &+ 7) >> 4)
     }
 
-    /// `int_upsample` / `h2v1_upsample`: each sample repeated `factor` times, `width` samples.
-    static func replicate(_ input: UnsafePointer<UInt8>, width: Int, factor: Int, _ output: UnsafeMutablePointer<UInt8>) {
+    /// `int_upsample` / `h2v1_upsample`: each sample repeated `factor` times, `width` samples
+    /// (any sample size: 8-bit, and the 16-bit samples of 12-bit and lossless files).
+    static func replicate<Sample>(_ input: UnsafePointer<Sample>, width: Int, factor: Int, _ output: UnsafeMutablePointer<Sample>) {
         var o = 0
         for i in 0..<width {
             let value = input[i]

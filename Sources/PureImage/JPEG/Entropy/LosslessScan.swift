@@ -1,0 +1,401 @@
+/// One lossless scan (T.81 Annex H; SOF3 Huffman, SOF11 arithmetic): every sample is a
+/// prediction from its reconstructed neighbours plus a coded difference, as libjpeg-turbo 3
+/// decodes it (jdlhuff.c, jddiffct.c, jdlossls.c) for Huffman scans, and as T.81 H.1.2.3 /
+/// H.2 define it for arithmetic ones (which libjpeg-turbo does not decode).
+///
+/// ```
+///   Rc Rb        predictor Ss (Table H.1): 1 Ra  2 Rb  3 Rc  4 Ra+Rb−Rc  5 Ra+((Rb−Rc)>>1)
+///   Ra  x                                  6 Rb+((Ra−Rc)>>1)  7 (Ra+Rb)>>1
+///   x = (difference + prediction) mod 2^16; the sample is x << Pt (point transform Al)
+/// ```
+/// The first line of the scan and of each restart interval predicts its first sample from
+/// 2^(P−Pt−1) and the others from Ra; every other line predicts its first sample from Rb
+/// (H.1.2.1). Data units are single samples: an interleaved MCU holds H × V of each component
+/// (A.2.3), a non-interleaved one a single sample.
+///
+/// Decoding goes an MCU row at a time into a buffer of differences; once the MCU rows of an
+/// iMCU row (one MCU row when interleaved, V of them otherwise) are in, its lines are
+/// reconstructed and stored in the renderer's sample planes. libjpeg-turbo resets prediction at
+/// that point too, which makes one of its choices visible: a restart (or the zero fill after
+/// missing data) inside an iMCU row of a non-interleaved scan with V > 1 starts the
+/// first-line rule at that iMCU row's first line, not at the line after the marker. This
+/// decoder does the same (T.81 would start it at the marker).
+///
+/// Suspension: the state is saved before each MCU row and put back when the bytes ran out
+/// inside it; reconstruction happens only for complete iMCU rows.
+struct LosslessScan: EntropyScan {
+    /// A component of the scan.
+    struct Component {
+        let frameIndex: Int
+        /// The data units of one MCU (H × V when interleaved, 1 × 1 otherwise).
+        let h: Int
+        let v: Int
+        /// Samples per line and lines (`w_c`, `h_c`): what is reconstructed and output.
+        let width: Int
+        let height: Int
+        /// Samples per line in the MCU grid (≥ width: edge MCUs hold padding), and lines of
+        /// differences per iMCU row.
+        let gridWidth: Int
+        let linesPerIMCURow: Int
+        /// Td: the Huffman table, or the arithmetic statistics and conditioning.
+        let table: Int
+    }
+
+    struct State {
+        var reader: EntropyBitReader
+        var arithmetic: ArithmeticDecoder
+        /// MCU rows decoded so far (of `mcuRows`).
+        var mcuRow = 0
+        var restartRowsToGo: Int
+        var nextRestart = 0
+        /// jdlhuff.c `insufficient_data`: set when the data ran out; the following MCU rows
+        /// decode as zero differences with prediction restarted, until a restart.
+        var insufficient = false
+        var warnedInsufficient = false
+        var badCodes = 0
+        /// Prediction restarts (first-line rule) at the next reconstructed iMCU row.
+        var restartPrediction = true
+        /// Arithmetic contexts: lines of each component decoded since the scan start or the
+        /// last restart (the line above a first line counts as zero differences).
+        var linesSinceRestart = [Int](repeating: 0, count: 4)
+    }
+
+    let components: [Component]
+    let interleaved: Bool
+    let arithmeticCoded: Bool
+    let mcusPerRow: Int
+    let mcuRows: Int
+    /// MCU rows per iMCU row: 1 when interleaved, the component's V otherwise.
+    let mcuRowsPerIMCURow: Int
+    let restartRows: Int
+    let predictor: Int
+    let pointTransform: Int
+    let precision: Int
+    let tables: [HuffmanTable.Pointers?]
+    /// Keeps the tables behind `tables` alive.
+    let huffmanTables: [HuffmanTable]
+    let conditioning: ArithmeticConditioning
+    let renderer: AnyJPEGRenderer
+    var state: State
+    private let buffers: LosslessBuffers
+    private let statistics: ArithmeticStatistics?
+    var warnings: [(Int, String)] = []
+    private(set) var ranOutOfInput = false
+    let dcOverflow = false
+    let lastGoodIMCURow = 0
+
+    /// `tables[Td]`: the Huffman tables by selector (nil for arithmetic scans).
+    init(components: [Component], interleaved: Bool, arithmeticCoded: Bool, mcusPerRow: Int, mcuRows: Int, mcuRowsPerIMCURow: Int,
+         restartInterval: Int, predictor: Int, pointTransform: Int, precision: Int, huffmanTables: [Int: HuffmanTable],
+         conditioning: ArithmeticConditioning, renderer: AnyJPEGRenderer, start: Int) {
+        self.components = components
+        self.interleaved = interleaved
+        self.arithmeticCoded = arithmeticCoded
+        self.mcusPerRow = mcusPerRow
+        self.mcuRows = mcuRows
+        self.mcuRowsPerIMCURow = mcuRowsPerIMCURow
+        restartRows = restartInterval / max(1, mcusPerRow)
+        self.predictor = predictor
+        self.pointTransform = pointTransform
+        self.precision = precision
+        self.huffmanTables = Array(huffmanTables.values)
+        tables = (0..<16).map { huffmanTables[$0]?.pointers }
+        self.conditioning = conditioning
+        self.renderer = renderer
+        buffers = LosslessBuffers(components)
+        statistics = arithmeticCoded ? ArithmeticStatistics(lossless: true) : nil
+        state = State(reader: EntropyBitReader(position: start), arithmetic: ArithmeticDecoder(position: start), restartRowsToGo: restartRows)
+        for component in components { statistics?.clearDC(component.table) }
+    }
+
+    var position: Int { arithmeticCoded ? state.arithmetic.position : state.reader.position }
+    var endMarker: (code: Int, offset: Int, endOfInput: Bool) {
+        arithmeticCoded ? (state.arithmetic.marker, state.arithmetic.markerOffset, state.arithmetic.endOfInput)
+            : (state.reader.marker, state.reader.markerOffset, state.reader.endOfInput)
+    }
+    var firstComponent: Int { components.first?.frameIndex ?? 0 }
+
+    mutating func markFillerPhase(oddBytesUsed: Bool) {
+        state.reader.fillerStartsWithD9 = oddBytesUsed
+        state.arithmetic.fillerStartsWithD9 = oddBytesUsed
+    }
+
+    /// Decodes MCU rows until an iMCU row is reconstructed (`.rowDone(iMCU row)`), the scan
+    /// ends, or the bytes run out.
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> ScanProgress {
+        guard let base = bytes.baseAddress else { return closed ? .finished : .needMoreInput }
+        while state.mcuRow < mcuRows {
+            let saved = state
+            let warningCount = warnings.count
+            if !closed { statistics?.save(blocks: []) }
+            let complete = decodeMCURow(base, bytes, end: end, closed: closed) && !state.arithmetic.starved
+            if !complete {
+                state = saved
+                statistics?.restore()
+                warnings.removeSubrange(warningCount...)
+                return .needMoreInput
+            }
+            finishMCURow()
+            if state.reader.endOfInput || state.arithmetic.endOfInput { ranOutOfInput = true }
+            state.mcuRow += 1
+            let rowInIMCURow = interleaved ? 0 : (state.mcuRow - 1) % mcuRowsPerIMCURow
+            if rowInIMCURow == mcuRowsPerIMCURow - 1 || state.mcuRow == mcuRows {
+                let iMCURow = (state.mcuRow - 1) / mcuRowsPerIMCURow
+                reconstruct(iMCURow: iMCURow, lines: rowInIMCURow + 1)
+                return .rowDone(iMCURow)
+            }
+        }
+        return .finished
+    }
+
+    // MARK: - Entropy decoding
+
+    /// jddiffct.c `decompress_data` for one MCU row: the restart marker when an interval ends,
+    /// then every MCU's differences into the buffer (zeros while data is insufficient).
+    private mutating func decodeMCURow(_ base: UnsafePointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        if restartRows > 0 {
+            if state.restartRowsToGo == 0 {
+                guard processRestart(bytes, end: end, closed: closed) else { return false }
+            }
+            state.restartRowsToGo -= 1
+        }
+        let rowInIMCURow = interleaved ? 0 : state.mcuRow % mcuRowsPerIMCURow
+        if state.insufficient && !arithmeticCoded {
+            // jdlhuff.c: no data left in this segment — zero differences, prediction restarted.
+            for (ci, component) in components.enumerated() {
+                for line in 0..<(interleaved ? component.v : 1) {
+                    buffers.differences(ci, line: interleaved ? line : rowInIMCURow).update(repeating: 0, count: component.gridWidth)
+                }
+            }
+            state.restartPrediction = true
+            return true
+        }
+        for mx in 0..<mcusPerRow {
+            for (ci, component) in components.enumerated() {
+                for yy in 0..<component.v {
+                    let line = interleaved ? yy : rowInIMCURow
+                    let row = buffers.differences(ci, line: line)
+                    for xx in 0..<component.h {
+                        let x = mx * component.h + xx
+                        if arithmeticCoded {
+                            row[x] = Int32(decodeArithmetic(ci, component, line: line, x: x, base, end: end, closed: closed))
+                        } else {
+                            guard let difference = decodeHuffman(component, base, end: end, closed: closed) else { return false }
+                            row[x] = Int32(difference)
+                        }
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// After a complete MCU row: the arithmetic contexts move on a line; a Huffman row that
+    /// needed bits past a marker or the end (jdhuff.c `jpeg_fill_bit_buffer`) makes the data
+    /// insufficient from the next row on.
+    private mutating func finishMCURow() {
+        if arithmeticCoded {
+            let rowInIMCURow = interleaved ? 0 : state.mcuRow % mcuRowsPerIMCURow
+            for (ci, component) in components.enumerated() {
+                let lines = interleaved ? component.v : 1
+                buffers.keepLastDifferences(ci, line: interleaved ? lines - 1 : rowInIMCURow)
+                state.linesSinceRestart[ci] += lines
+            }
+        } else if state.reader.realBits < 0 && !state.insufficient {
+            state.insufficient = true
+            if !state.warnedInsufficient {
+                state.warnedInsufficient = true
+                warnings.append((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"))
+            }
+        }
+    }
+
+    /// H.1.2.2: SSSS from the DC table, then SSSS extra bits (none for 16: the difference
+    /// 32768). Nil: suspend.
+    private mutating func decodeHuffman(_ component: Component, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+        guard let table = tables[component.table] else { return 0 }
+        var ssss = state.reader.decodeSymbol(table, base, end: end, closed: closed)
+        if ssss == -1 { return nil }
+        if ssss == EntropyBitReader.noCode {
+            state.badCodes += 1
+            if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
+            ssss = 0
+        }
+        switch ssss {
+        case 0: return 0
+        case 16: return 32768
+        default: return state.reader.receiveExtend(ssss, base, end: end, closed: closed)
+        }
+    }
+
+    /// H.1.2.3 / H.2 (Figure H.2, Table H.3): the difference decoded against the bins of its
+    /// two-dimensional context — the categories of the differences to the left (Da) and above
+    /// (Db), zero at the start of a line and on the first line of the scan or of a restart
+    /// interval — with the magnitude coded as for DC coefficients (Figures F.21–F.24).
+    private mutating func decodeArithmetic(_ ci: Int, _ component: Component, line: Int, x: Int,
+                                           _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int {
+        guard let statistics, state.arithmetic.ct != -1 else { return 0 }
+        let firstLine = state.linesSinceRestart[ci] == 0 && (interleaved ? line == 0 : true)
+        let left = x > 0 ? Int(buffers.differences(ci, line: line)[x - 1]) : 0
+        let above: Int
+        if firstLine {
+            above = 0
+        } else if line > 0 {
+            above = Int(buffers.differences(ci, line: line - 1)[x])
+        } else {
+            above = Int(buffers.lastDifferences(ci)[x])
+        }
+        let t = component.table
+        let ca = category(left, table: t), cb = category(above, table: t)
+        let bins = statistics.dc(t)
+        var st = bins + 4 * (5 * ca + cb)
+        func decode(_ bin: UnsafeMutablePointer<UInt8>) -> Int { state.arithmetic.decode(bin, base, end: end, closed: closed) }
+        guard decode(st) != 0 else { return 0 }
+        let sign = decode(st + 1)
+        st += 2 + sign
+        var m = decode(st)
+        if m != 0 {
+            st = bins + (cb >= 3 ? 129 : 100)
+            while decode(st) != 0 {
+                m <<= 1
+                if m == 0x8000 {
+                    warnings.append((state.arithmetic.position, "Corrupt JPEG data: bad arithmetic code"))
+                    state.arithmetic.ct = -1
+                    return 0
+                }
+                st += 1
+            }
+        }
+        var v = m
+        st += 14
+        while m > 1 {
+            m >>= 1
+            if decode(st) != 0 { v |= m }
+        }
+        v += 1
+        return sign != 0 ? -v : v
+    }
+
+    /// F.1.4.4.1.2's classification with the DAC bounds L and U of table `t`: 0 zero
+    /// (|d| ≤ 2^L / 2), 1 small positive, 2 small negative, 3 large positive (|d| > 2^U),
+    /// 4 large negative.
+    private func category(_ d: Int, table t: Int) -> Int {
+        let magnitude = abs(d)
+        if magnitude <= (1 << conditioning.dcL[t]) >> 1 { return 0 }
+        if magnitude > 1 << conditioning.dcU[t] { return d > 0 ? 3 : 4 }
+        return d > 0 ? 1 : 2
+    }
+
+    /// jddiffct.c `process_restart`: drop the partial byte, read the marker
+    /// (`RestartMarkers`), restart prediction (and, arithmetic, the statistics and the
+    /// decoder). False = suspend.
+    private mutating func processRestart(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> Bool {
+        if arithmeticCoded {
+            guard RestartMarkers.read(expected: state.nextRestart, &state.arithmetic, bytes, end: end, closed: closed, warnings: &warnings) else {
+                return false
+            }
+            for component in components { statistics?.clearDC(component.table) }
+            state.arithmetic.restart()
+            state.linesSinceRestart = [Int](repeating: 0, count: 4)
+        } else {
+            state.reader.discardBits()
+            guard RestartMarkers.read(expected: state.nextRestart, &state.reader, bytes, end: end, closed: closed, warnings: &warnings) else {
+                return false
+            }
+            if state.reader.marker < 0 { state.insufficient = false }
+        }
+        state.nextRestart = (state.nextRestart + 1) & 7
+        state.restartRowsToGo = restartRows
+        state.restartPrediction = true
+        return true
+    }
+
+    // MARK: - Reconstruction
+
+    /// jdlossls.c: the lines of iMCU row `iMCURow` (`lines` MCU rows of it decoded) from their
+    /// differences, into the renderer's planes.
+    private mutating func reconstruct(iMCURow: Int, lines decodedLines: Int) {
+        for (ci, component) in components.enumerated() {
+            let lines = interleaved ? component.v : decodedLines
+            for line in 0..<lines {
+                let y = iMCURow * component.linesPerIMCURow + line
+                guard y < component.height else { break }
+                buffers.reconstructLine(ci, line: line, width: component.width, predictor: predictor,
+                                        firstLine: line == 0 && state.restartPrediction, initial: 1 << (precision - pointTransform - 1))
+                renderer.storeLosslessRow(component: component.frameIndex, row: y, values: buffers.reconstructed(ci),
+                                          count: component.width, pointTransform: pointTransform)
+            }
+        }
+        state.restartPrediction = false
+    }
+}
+
+/// The lossless scan's working rows, per component: the differences of one iMCU row (in the
+/// MCU grid's width), the last line of differences of the previous MCU row (arithmetic
+/// contexts), and the previous and current reconstructed lines (values 0…65535 before the point
+/// transform). Bounds: every line holds `gridWidth ≥ width` values.
+final class LosslessBuffers {
+    private var differenceLines: [UnsafeMutablePointer<Int32>] = []
+    private var lastDifferenceLines: [UnsafeMutablePointer<Int32>] = []
+    private var previous: [UnsafeMutablePointer<Int32>] = []
+    private var current: [UnsafeMutablePointer<Int32>] = []
+    private var gridWidths: [Int] = []
+
+    init(_ components: [LosslessScan.Component]) {
+        for component in components {
+            let width = max(1, component.gridWidth)
+            let lines = max(1, component.linesPerIMCURow)
+            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: width * lines)
+            storage.initialize(repeating: 0, count: width * lines)
+            differenceLines.append(storage)
+            for list in [\LosslessBuffers.lastDifferenceLines, \LosslessBuffers.previous, \LosslessBuffers.current] {
+                let line = UnsafeMutablePointer<Int32>.allocate(capacity: width)
+                line.initialize(repeating: 0, count: width)
+                self[keyPath: list].append(line)
+            }
+            gridWidths.append(width)
+        }
+    }
+
+    deinit {
+        for line in differenceLines + lastDifferenceLines + previous + current { line.deallocate() }
+    }
+
+    /// Line `line` (0 ≤ line < linesPerIMCURow) of component `ci`'s differences.
+    func differences(_ ci: Int, line: Int) -> UnsafeMutablePointer<Int32> { differenceLines[ci] + line * gridWidths[ci] }
+    func lastDifferences(_ ci: Int) -> UnsafePointer<Int32> { UnsafePointer(lastDifferenceLines[ci]) }
+    func keepLastDifferences(_ ci: Int, line: Int) {
+        lastDifferenceLines[ci].update(from: differences(ci, line: line), count: gridWidths[ci])
+    }
+
+    /// The line `reconstructLine` made last.
+    func reconstructed(_ ci: Int) -> UnsafePointer<Int32> { UnsafePointer(previous[ci]) }
+
+    /// H.1.2.1: one line from its differences; the result becomes the previous line.
+    func reconstructLine(_ ci: Int, line: Int, width: Int, predictor: Int, firstLine: Bool, initial: Int) {
+        let d = differences(ci, line: line), r = current[ci], above = previous[ci]
+        guard width > 0 else { return }
+        @inline(__always) func sum(_ difference: Int32, _ prediction: Int) -> Int32 { Int32((Int(difference) + prediction) & 0xFFFF) }
+        if firstLine {
+            r[0] = sum(d[0], initial)
+            for x in 1..<max(1, width) { r[x] = sum(d[x], Int(r[x - 1])) }
+        } else {
+            r[0] = sum(d[0], Int(above[0]))
+            for x in 1..<max(1, width) {
+                let ra = Int(r[x - 1]), rb = Int(above[x]), rc = Int(above[x - 1])
+                let prediction: Int
+                switch predictor {
+                case 1: prediction = ra
+                case 2: prediction = rb
+                case 3: prediction = rc
+                case 4: prediction = ra + rb - rc
+                case 5: prediction = ra + ((rb - rc) >> 1)
+                case 6: prediction = rb + ((ra - rc) >> 1)
+                default: prediction = (ra + rb) >> 1
+                }
+                r[x] = sum(d[x], prediction)
+            }
+        }
+        swap(&previous[ci], &current[ci])
+    }
+}
