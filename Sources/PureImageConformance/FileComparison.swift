@@ -1,4 +1,4 @@
-import PureImage
+@_spi(Reference) import PureImage
 
 /// The outcome of comparing one file with its reference library.
 public enum Verdict: String, Sendable, CaseIterable, Codable {
@@ -245,17 +245,36 @@ public enum FileComparison {
     /// JPEG: the native output (gray, RGB or CMYK) against libjpeg-turbo's default decode.
     /// Adobe CMYK/YCCK files store inverted ink values and libjpeg outputs them as stored;
     /// PureImage's CMYK means 0 = no ink, so the reference is compared as 255 − x there.
+    ///
+    /// What libjpeg-turbo 2.1.5 refuses as a precision or process it lacks (12-bit, lossless)
+    /// is compared with libjpeg-turbo 3 (`LibjpegTurbo3`) — lossless YCbCr files in their
+    /// stored components, the only way libjpeg-turbo hands them out (it converts no lossless
+    /// colours). Lossless arithmetic coding (SOF11) has no reference: no-reference.
     static func compareJPEG(_ bytes: [UInt8], into report: inout FileReport, tamper: OutputTamper?) {
         var reference = ReferenceDecoders.jpeg(bytes)
+        var options = DecodeOptions()
+        if reference.status == .rejected && JPEGReference.lacksProcess(reference.message) {
+            reference = LibjpegTurbo3.decode(bytes).result
+            if reference.message == "Unsupported color conversion request" {
+                reference = LibjpegTurbo3.decode(bytes, asStored: true).result
+                options.jpegColorHandling = .asStored
+            }
+            reference.message = "libjpeg-turbo 3: " + reference.message
+        }
+        if reference.status == .rejected && JPEGReference.noneExists(reference.message) {
+            compareWithoutReference(bytes, format: .jpeg, into: &report)
+            report.detail += " (\(reference.message))"
+            return
+        }
         let ours: (image: ComparableImage, truncated: Bool)
         do {
-            let decoded = try ImageSource(bytes: bytes).decode(options: ImageDecodingOptions(output: .native))
+            let decoded = try ImageSource(bytes: bytes, options: options).decode(options: ImageDecodingOptions(output: .native))
             let native = decoded.bitmap
             ours = (ComparableImage(native), decoded.truncation != nil)
             let adobe = decoded.properties.extra.contains { $0.key == "adobeTransform" }
             if native.format.colorModel == .cmyk && adobe {
                 for index in reference.frames.indices {
-                    reference.frames[index].samples = reference.frames[index].samples.map { 255 - $0 }
+                    reference.frames[index].invert(maximum: (1 << native.significantBitsPerComponent) - 1)
                 }
             }
         } catch {
@@ -377,5 +396,24 @@ public enum FileComparison {
             report.verdict = error.kind == .unsupported ? .unsupported : .noReference
             report.detail = "ours: \(error)"
         }
+    }
+}
+
+/// Which libjpeg-turbo answers for which JPEG (shared with the tests).
+public enum JPEGReference {
+    /// libjpeg-turbo 2.1.5's refusals of processes libjpeg-turbo 3 decodes: 12-bit and
+    /// lossless (SOF3) frames.
+    public static func lacksProcess(_ message: String) -> Bool {
+        message.hasPrefix("Unsupported JPEG data precision") || message.hasPrefix("Unsupported JPEG process: SOF type 0xc3")
+    }
+
+    /// libjpeg-turbo's refusal of a frame whose height a DNL segment defines (T.81 B.2.5),
+    /// which PureImage decodes: the tests check such files against a rewritten twin.
+    public static func refusesDNL(_ message: String) -> Bool { message.hasPrefix("Empty JPEG image (DNL not supported)") }
+
+    /// Refusals of a process no libjpeg-turbo implements: lossless arithmetic coding (SOF11).
+    public static func noneExists(_ message: String) -> Bool {
+        message.contains("Requested feature was omitted") || message.contains("Sorry, arithmetic coding is not implemented")
+            || message.hasPrefix("Unsupported JPEG process: SOF type 0xcb")
     }
 }

@@ -29,6 +29,19 @@ public struct ComparableImage: Sendable {
         samples = tight.bytes
     }
 
+    /// Every sample x becomes `maximum` − x (8-bit, or 16-bit host order).
+    public mutating func invert(maximum: Int) {
+        if bits == 16 {
+            for i in stride(from: 0, to: samples.count - 1, by: 2) {
+                let value = UInt16(truncatingIfNeeded: maximum - (Int(samples[i]) | Int(samples[i + 1]) << 8))
+                samples[i] = UInt8(value & 0xFF)
+                samples[i + 1] = UInt8(value >> 8)
+            }
+        } else {
+            samples = samples.map { UInt8(truncatingIfNeeded: maximum - Int($0)) }
+        }
+    }
+
     /// Sample `channel` of pixel (x, y).
     public func sample(x: Int, y: Int, channel: Int) -> Int {
         let index = (y * width + x) * channels + channel

@@ -37,9 +37,11 @@ public struct DecodeOptions: Hashable, Sendable {
     /// warnings and truncation are that page's. Nil: every page in order (the incremental source).
     var onlyPage: Int? = nil
 
-    /// Internal: how a JPEG's components become colours. JPEG-in-TIFF tells libjpeg, whatever
-    /// the stream's markers say: YCbCr → RGB for YCbCr pages, else the components as stored.
-    enum JPEGColorHandling: Hashable, Sendable {
+    /// How a JPEG's components become colours. JPEG-in-TIFF tells libjpeg, whatever the
+    /// stream's markers say: YCbCr → RGB for YCbCr pages, else the components as stored. Not
+    /// public API: the conformance runner (SPI `Reference`) asks for the stored components of
+    /// lossless YCbCr files, which libjpeg-turbo only hands out that way.
+    @_spi(Reference) public enum JPEGColorHandling: Hashable, Sendable {
         /// From the stream (JFIF, Adobe marker, component ids), as libjpeg-turbo guesses.
         case automatic
         /// libjpeg's JCS_UNKNOWN output: every component as decoded, no inversion.
@@ -47,7 +49,7 @@ public struct DecodeOptions: Hashable, Sendable {
         /// Three components taken as YCbCr (libjpeg's jpeg_color_space = JCS_YCbCr).
         case yccToRGB
     }
-    var jpegColorHandling = JPEGColorHandling.automatic
+    @_spi(Reference) public var jpegColorHandling = JPEGColorHandling.automatic
 
     public init(limits: DecodeLimits = .default, firstFrameOnly: Bool = false,
                 pngIgnoreAncillaryCRCErrors: Bool = true, decodeAPNGAnimation: Bool = true, jpegScaleDenominator: Int = 1) {

@@ -183,6 +183,20 @@ final class JPEGDecoder: FormatDecoder {
                     length = Int(input.bytes[input.readIndex]) << 8 | Int(input.bytes[input.readIndex + 1])
                 }
                 if length >= 0 && available >= max(2, length) {
+                    if code == JPEGMarker.sos, renderer == nil, let frame, frame.height == 0 {
+                        // B.2.5: the height comes from the DNL segment after this first scan.
+                        switch Self.definedLines(input, scanStart: input.readIndex + length) {
+                        case .lines(let lines):
+                            self.frame = frame.defining(lines: lines)
+                            properties?.height = lines
+                        case .notYet:
+                            guard input.isClosed else { return .needMoreInput }
+                            throw DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "the first scan (no DNL yet)"))
+                        case .missing(let offset):
+                            throw DecodeError(.malformed, format: .jpeg, offset: offset,
+                                              JPEGError.emptyImage(width: frame.width, height: 0, components: frame.components.count))
+                        }
+                    }
                     let bodyStart = input.readIndex + 2
                     let bodyCount = max(0, length - 2)
                     let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length,
@@ -303,7 +317,7 @@ final class JPEGDecoder: FormatDecoder {
             // SOF1, SOF2, SOF9, SOF10; SOF0 is 8-bit by definition, but libjpeg does not check)
             // and lossless frames of 2 to 16 bits (H.1.1).
             guard lossless ? (2...16).contains(parsed.precision) : parsed.precision == 8 || parsed.precision == 12 else {
-                let refusal = DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
+                let refusal = DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, JPEGError.precision(parsed.precision))
                 guard options.propertiesOnly else { throw refusal }
                 try describeOnly(parsed, segment: segment, refusal: refusal)
                 return
@@ -326,7 +340,9 @@ final class JPEGDecoder: FormatDecoder {
         case JPEGMarker.dac:
             try conditioning.apply(segment)
         case JPEGMarker.dnl:
-            break  // libjpeg ignores DNL (heights of 0 were refused at SOF)
+            // The DNL after a first scan whose frame said Y = 0 was read before that scan; a
+            // DNL that redefines a non-zero Y is ignored, as libjpeg-turbo ignores every DNL.
+            break
         case JPEGMarker.sos:
             if renderer == nil && options.propertiesOnly {
                 // A header probe (ImageSource's properties) ends at the first scan: everything
@@ -349,6 +365,36 @@ final class JPEGDecoder: FormatDecoder {
             try describeOnly(try FrameHeader(parsing: segment), segment: segment, refusal: refusal)
         default:
             throw DecodeError(.malformed, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
+        }
+    }
+
+    enum DefinedLines: Equatable {
+        case lines(Int)
+        /// The bytes so far end inside the first scan or its DNL segment.
+        case notYet
+        /// Another marker (at `offset`) ends the first scan: no DNL.
+        case missing(offset: Int)
+    }
+
+    /// T.81 B.2.5: "the number of lines … defined by the DNL marker at the end of the first
+    /// scan": the entropy-coded data of the scan starting at `scanStart` is skipped (restart
+    /// markers included) up to the marker that ends it, which must be DNL (Ld 4, NL ≥ 1).
+    /// The decoder reads this before decoding the scan, so the frame is sized as if its SOF
+    /// had said NL — a DNL file decodes like the same file with NL in its SOF.
+    static func definedLines(_ input: InputBuffer, scanStart: Int) -> DefinedLines {
+        var at = scanStart
+        while true {
+            let result = input.bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: at, end: input.writeIndex) }
+            guard case .marker(let code, let offset, let next, _) = result else { return .notYet }
+            if JPEGMarker.isRST(code) {
+                at = next
+                continue
+            }
+            guard code == JPEGMarker.dnl else { return .missing(offset: offset) }
+            guard next + 4 <= input.writeIndex else { return .notYet }
+            let length = Int(input.bytes[next]) << 8 | Int(input.bytes[next + 1])
+            let lines = Int(input.bytes[next + 2]) << 8 | Int(input.bytes[next + 3])
+            return length == 4 && lines > 0 ? .lines(lines) : .missing(offset: offset)
         }
     }
 

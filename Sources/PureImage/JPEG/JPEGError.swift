@@ -14,9 +14,12 @@ public enum JPEGError: DecodeErrorReason, Hashable {
     case badSegmentLength(marker: UInt8, length: Int)
     /// B.1.1.3: a reserved marker (JPGn, RES, DHP, EXP) libjpeg refuses as `JERR_UNKNOWN_MARKER`.
     case unknownMarker(UInt8)
-    /// B.2.2: frame height, width or component count of 0 (DNL-defined heights are not
-    /// supported, as in libjpeg-turbo: `JERR_EMPTY_IMAGE`).
+    /// B.2.2: a frame width or component count of 0 (libjpeg `JERR_EMPTY_IMAGE`; a height
+    /// of 0 is defined by DNL, B.2.5), or a height of 0 that no DNL segment defines.
     case emptyImage(width: Int, height: Int, components: Int)
+    /// B.2.2 / Table B.2: P is 8 or 12 in a DCT frame (8 only in baseline, which libjpeg-turbo
+    /// does not check) and 2…16 in a lossless one; libjpeg `JERR_BAD_PRECISION`.
+    case precision(Int)
     /// B.2.2: H_i and V_i shall be 1…4; libjpeg `JERR_BAD_SAMPLING`.
     case badSamplingFactor(component: Int, h: Int, v: Int)
     /// libjpeg-turbo's 65500-pixel limit on each dimension (`JERR_IMAGE_TOO_BIG`).
@@ -63,8 +66,6 @@ public enum JPEGError: DecodeErrorReason, Hashable {
 
     /// SOF5–SOF7, SOF13–SOF15, DHP, EXP: hierarchical (Annex J).
     case hierarchical(sof: UInt8)
-    /// B.2.2: P = 12 (extended) or any precision but 8.
-    case precision(Int)
     /// 2 or more than 4 components: libjpeg-turbo has no colour conversion for them.
     case componentCount(Int)
     /// A ratio between sampling factors that is not a whole number (libjpeg
@@ -90,7 +91,7 @@ public enum JPEGError: DecodeErrorReason, Hashable {
         case .badSegmentLength(let marker, let length): return "marker FF\(hex2(marker)) has a bad length \(length)"
         case .unknownMarker(let marker): return "unsupported marker FF\(hex2(marker))"
         case .emptyImage(let width, let height, let count):
-            return "empty image \(width)×\(height) with \(count) components (DNL is not supported)"
+            return "empty image \(width)×\(height) with \(count) components"
         case .badSamplingFactor(let component, let h, let v): return "component \(component) has sampling factors \(h)×\(v)"
         case .dimensionTooLarge(let width, let height): return "\(width)×\(height) exceeds 65500 pixels per side"
         case .scanBeforeFrame: return "SOS before SOF"
@@ -111,7 +112,7 @@ public enum JPEGError: DecodeErrorReason, Hashable {
             return "restart interval \(interval) is not a whole number of MCU rows (\(mcusPerRow) MCUs each)"
         case .dcCoefficientOverflow: return "a DC coefficient overflows (progressive DC scan)"
         case .hierarchical(let sof): return "hierarchical JPEG (marker FF\(hex2(sof))) is not supported"
-        case .precision(let bits): return "\(bits)-bit samples are not supported (8 only)"
+        case .precision(let bits): return "\(bits)-bit samples are not allowed (8 or 12 in DCT frames, 2–16 in lossless ones)"
         case .componentCount(let count): return "\(count) components are not supported (1, 3 or 4)"
         case .fractionalSampling: return "fractional sampling-factor ratios are not supported"
         case .scaleDenominator(let value): return "scale denominator \(value) (1, 2, 4 or 8)"

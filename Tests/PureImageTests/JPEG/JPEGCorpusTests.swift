@@ -12,8 +12,9 @@ struct JPEGCorpusTests {
 
     struct Tally: CustomStringConvertible {
         var identical = 0, differing = 0, unsupported = 0, unsupportedByBoth = 0, bothRejected = 0, onlyReferenceAccepts = 0, onlyWeAccept = 0
-        /// Decoded by us; no libjpeg-turbo implements the process (lossless arithmetic):
-        /// checked against their Huffman twins instead (`losslessArithmeticEqualsHuffmanTwins`).
+        /// Decoded by us; no libjpeg-turbo implements the process (lossless arithmetic, DNL):
+        /// checked against their twins instead (`losslessArithmeticEqualsHuffmanTwins`,
+        /// `dnlFilesEqualTheirRewrittenTwins`).
         var noReference = 0
         /// Of the identical ones, compared with libjpeg-turbo 3 (12-bit, lossless).
         var byVersion3 = 0
@@ -58,7 +59,7 @@ struct JPEGCorpusTests {
                 }
             case (false, .failure(let error)):
                 if error.kind == .unsupported { tally.unsupportedByBoth += 1 } else { tally.bothRejected += 1 }
-            case (false, .success) where noReferenceExists(reference.message):
+            case (false, .success) where noReferenceExists(reference.message) || JPEGTestSupport.refusesDNL(reference.message):
                 tally.noReference += 1
             case (false, .success):
                 tally.onlyWeAccept += 1
@@ -113,6 +114,61 @@ struct JPEGCorpusTests {
         }
         print("JPEG lossless arithmetic: \(twins) files equal their Huffman twins, \(alone) without a twin decoded whole")
         #expect(twins >= 20 && alone >= 5)
+    }
+
+    /// T.81 B.2.5 DNL: a frame whose SOF says Y = 0 gets its height from the DNL segment after
+    /// the first scan. No libjpeg-turbo decodes such files, so each is rewritten — NL put in
+    /// the SOF, the DNL segment removed — and the rewritten twin decoded by libjpeg-turbo
+    /// (or, for lossless arithmetic coding, which it lacks, by us) must give our samples.
+    @Test func dnlFilesEqualTheirRewrittenTwins() throws {
+        let files = JPEGTestSupport.corpusFiles(root: Self.root, prefixes: ["jpeg/jpegsuite/"]).filter { $0.hasSuffix("_dnl.jpg") && !$0.contains("/ls/") }
+        var compared = 0
+        for path in files {
+            let bytes = try #require(JPEGTestSupport.read(Self.root + "/" + path))
+            let twin = try #require(Self.withoutDNL(bytes), "\(path): no SOF with Y = 0 and DNL")
+            guard case .success(let ours) = JPEGTestSupport.decode(bytes) else {
+                Issue.record("\(path) does not decode")
+                continue
+            }
+            let reference = JPEGTestSupport.reference(twin)
+            if reference.status >= 0 {
+                #expect(JPEGTestSupport.asLibjpegBytes(ours) == reference.pixels, "\(path) differs from its rewritten twin (\(reference.library))")
+            } else {
+                #expect(JPEGTestSupport.noReferenceExists(reference.message), "\(path): \(reference.message)")
+                guard case .success(let twinDecoded) = JPEGTestSupport.decode(twin) else {
+                    Issue.record("\(path)'s twin does not decode")
+                    continue
+                }
+                #expect(ours.bitmap == twinDecoded.bitmap, "\(path) differs from its rewritten twin")
+            }
+            compared += 1
+        }
+        print("JPEG DNL: \(compared) files equal their rewritten twins")
+        #expect(compared >= 5)
+    }
+
+    /// `bytes` with the DNL segment's NL written into the SOF's Y (which is 0) and the DNL
+    /// segment removed; nil when the file has no such pair.
+    static func withoutDNL(_ bytes: [UInt8]) -> [UInt8]? {
+        var out = bytes
+        var sofHeight: Int?
+        var i = 2
+        while i + 3 < out.count {
+            guard out[i] == 0xFF else { i += 1; continue }
+            let code = out[i + 1]
+            if code == 0xDC, i + 5 < out.count, out[i + 2] == 0, out[i + 3] == 4, let at = sofHeight {
+                out[at] = out[i + 4]
+                out[at + 1] = out[i + 5]
+                out.removeSubrange(i ..< i + 6)
+                return out
+            }
+            if (0xC0...0xCF).contains(code) && ![0xC4, 0xC8, 0xCC].contains(code) && i + 6 < out.count {
+                guard out[i + 5] == 0 && out[i + 6] == 0 else { return nil }
+                sofHeight = i + 5
+            }
+            i += 2
+        }
+        return nil
     }
 
     /// imagetestsuite's real-world and fuzzed JPEGs: no crash, no hang, and every outcome is

@@ -51,12 +51,11 @@ import Testing
         #expect(try ImageSource(bytes: baseline).headerProperties().isProgressive == false)
     }
 
-    /// Processes this decoder does not decode are described from their frame header all the
-    /// same (as `jpeg_read_header` of a decoder that has them): SOF5 (hierarchical) is not
-    /// progressive, SOF6 is, a 16-bit SOF1 (T.81 allows 8 and 12 bits there) has 16 bits per
-    /// component; each `describe()` says why it is not decoded, and `decode` throws
-    /// `.unsupported` at the SOF.
-    @Test(arguments: [(UInt8(0xC5), UInt8(8), false), (0xC1, 16, false), (0xC6, 8, true)])
+    /// Processes this decoder does not decode — the hierarchical ones — are described from
+    /// their frame header all the same (as `jpeg_read_header` of a decoder that has them):
+    /// SOF5 is not progressive, SOF6 and SOF14 are, a 12-bit SOF13 has 12 bits per component;
+    /// each `describe()` says why it is not decoded, and `decode` throws `.unsupported` at the SOF.
+    @Test(arguments: [(UInt8(0xC5), UInt8(8), false), (0xCD, 12, false), (0xC6, 8, true), (0xCE, 8, true)])
     func unsupportedProcessesAreDescribed(sof: UInt8, precision: UInt8, progressive: Bool) throws {
         var bytes = Self.fourScans
         let sofAt = 2 + 69

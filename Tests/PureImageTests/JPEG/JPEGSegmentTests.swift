@@ -22,9 +22,11 @@ import Testing
         #expect(frame.components.map(\.h) == [2, 1, 1] && frame.components.map(\.tq) == [0, 1, 1])
     }
 
-    @Test func frameHeaderRejectsZeroHeightAndBadLength() {
-        // Y = 0 would need DNL, which libjpeg-turbo (and we) refuse.
-        #expect(throws: DecodeError.self) { try FrameHeader(parsing: Self.segment(0xC0, [8, 0, 0, 0, 8, 1, 1, 0x11, 0])) }
+    @Test func frameHeaderRejectsZeroWidthAndBadLength() throws {
+        // X = 0 is an empty image (libjpeg JERR_EMPTY_IMAGE).
+        #expect(throws: DecodeError.self) { try FrameHeader(parsing: Self.segment(0xC0, [8, 0, 8, 0, 0, 1, 1, 0x11, 0])) }
+        // Y = 0 is left to the DNL segment after the first scan (B.2.5).
+        #expect(try FrameHeader(parsing: Self.segment(0xC0, [8, 0, 0, 0, 8, 1, 1, 0x11, 0])).height == 0)
         // Lf says 12, but 1 component needs 11.
         #expect(throws: DecodeError.self) { try FrameHeader(parsing: Self.segment(0xC0, [8, 0, 8, 0, 8, 1, 1, 0x11, 0, 0], length: 12)) }
     }

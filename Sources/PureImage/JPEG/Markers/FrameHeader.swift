@@ -22,8 +22,10 @@ struct FrameHeader: Equatable {
     let width: Int
     let components: [Component]
 
-    /// Parses and checks as libjpeg-turbo's `get_sof` does: zero dimensions are
-    /// `JERR_EMPTY_IMAGE` (no DNL support), and Lf must equal 8 + 3 × Nf.
+    /// Parses and checks as libjpeg-turbo's `get_sof` does — a width or component count of 0
+    /// is `JERR_EMPTY_IMAGE`, and Lf must equal 8 + 3 × Nf — except that a height of 0 is
+    /// accepted: the DNL segment after the first scan defines it (B.2.5; libjpeg-turbo refuses
+    /// such files).
     init(parsing segment: JPEGSegment) throws(DecodeError) {
         guard segment.body.count >= 6 else {
             throw segment.malformed(.badSegmentLength(marker: segment.marker, length: segment.declaredLength))
@@ -34,9 +36,9 @@ struct FrameHeader: Equatable {
         width = segment.uint16(3)
         let count = segment.byte(5)
         // B.2.2: "Y … the value 0 indicates that the number of lines shall be defined by the
-        // DNL marker" — libjpeg-turbo refuses that, and so do we.
-        guard height > 0, width > 0, count > 0 else {
-            throw DecodeError(.unsupported, format: .jpeg, offset: segment.bodyOffset,
+        // DNL marker" (`JPEGDecoder` finds it before the first scan is decoded).
+        guard width > 0, count > 0 else {
+            throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset,
                               JPEGError.emptyImage(width: width, height: height, components: count))
         }
         guard segment.declaredLength - 8 == count * 3, segment.body.count >= 6 + count * 3 else {
@@ -48,6 +50,19 @@ struct FrameHeader: Equatable {
             let sampling = segment.byte(at + 1)
             components.append(Component(id: UInt8(segment.byte(at)), h: sampling >> 4, v: sampling & 15, tq: segment.byte(at + 2)))
         }
+        self.components = components
+    }
+
+    /// The same frame with Y = `lines` (from a DNL segment).
+    func defining(lines: Int) -> FrameHeader {
+        FrameHeader(marker: marker, precision: precision, height: lines, width: width, components: components)
+    }
+
+    private init(marker: UInt8, precision: Int, height: Int, width: Int, components: [Component]) {
+        self.marker = marker
+        self.precision = precision
+        self.height = height
+        self.width = width
         self.components = components
     }
 }
