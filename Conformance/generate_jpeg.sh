@@ -3,7 +3,9 @@
 # cjpeg will write (luma H, V in 1…4, chroma 1, 2 or 4, at most 10 blocks per MCU; files with
 # fractional ratios are kept: libjpeg-turbo refuses to decode them and so must we), plus
 # restart intervals, grayscale, RGB (cjpeg -rgb), odd sizes and several qualities, each at four
-# image sizes (227×149, 33×17, 1×1, 2×9). Output: Conformance/generated/jpeg-sampling/ (git-ignored).
+# image sizes (227×149, 33×17, 1×1, 2×9); arithmetic-coded variants (cjpeg -arithmetic, sequential
+# and progressive); and 12-bit and lossless files from generate_jpeg_precision.py.
+# Output: Conformance/generated/jpeg-sampling/ (git-ignored).
 #
 # The source picture is libjpeg-turbo's testorig.ppm from the shared corpus (PUREIMAGE_CORPUS, or
 # ../shared/corpus beside the checkout; JPEG_SOURCE_IMAGE overrides). scripts/test.sh runs this
@@ -81,4 +83,21 @@ for img in a b c d; do
   cjpeg -quality 90 -sample 1x1,1x1,1x1 -qtables /dev/null "$tmp/$img.ppm" > "$out/q90_444_$img.jpg" 2>/dev/null || rm -f "$out/q90_444_$img.jpg"
   n=$((n + 7))
 done
+# Arithmetic coding (cjpeg -arithmetic, SOF9; with -progressive, SOF10): sampling factors,
+# restart intervals, grayscale, every image size.
+for img in a b c d; do
+  for sample in 1x1 2x1 1x2 2x2 4x1 4x2; do
+    cjpeg -arithmetic -quality 85 -sample "$sample" "$tmp/$img.ppm" > "$out/arith_${sample}_$img.jpg"
+    cjpeg -arithmetic -progressive -quality 85 -sample "$sample" "$tmp/$img.ppm" > "$out/arithprog_${sample}_$img.jpg"
+    n=$((n + 2))
+  done
+  cjpeg -arithmetic -quality 75 -restart 1 "$tmp/$img.ppm" > "$out/arith_restart1_$img.jpg"
+  cjpeg -arithmetic -progressive -quality 75 -restart 2 "$tmp/$img.ppm" > "$out/arithprog_restart2_$img.jpg"
+  cjpeg -arithmetic -grayscale -quality 90 "$tmp/$img.ppm" > "$out/arith_gray_$img.jpg"
+  cjpeg -arithmetic -progressive -rgb -quality 90 "$tmp/$img.ppm" > "$out/arithprog_rgb_$img.jpg"
+  n=$((n + 4))
+done
 echo "wrote $n files to $out"
+
+# 12-bit and lossless files (libjpeg-turbo 3's encoder, through imagecodecs).
+python3 "$here/generate_jpeg_precision.py" "$(dirname "$(dirname "$src")")" "$out"

@@ -76,18 +76,39 @@ enum JPEGInspector {
             guard let header = try? FrameHeader(parsing: segment) else { return "  (invalid frame header)" }
             frame = header
             let components = header.components.map { "id \($0.id) \($0.h)x\($0.v) q\($0.tq)" }.joined(separator: ", ")
-            return "  precision \(header.precision) width \(header.width) height \(header.height) components \(header.components.count): \(components)"
+            let height = header.height == 0 ? "0 (defined by DNL)" : String(header.height)
+            return "  \(JPEGMarker.processName(code)); precision \(header.precision) width \(header.width) height \(height) "
+                + "components \(header.components.count): \(components)"
         case JPEGMarker.dht:
             guard let tables = try? HuffmanTables.parse(segment) else { return "  (invalid DHT)" }
             return "  " + tables.map { "\($0.isDC ? "DC" : "AC")\($0.index): \($0.symbols.count) codes, lengths [\($0.counts.map(String.init).joined(separator: " "))]" }.joined(separator: "; ")
         case JPEGMarker.dqt:
             guard let tables = try? QuantizationTables.parse(segment) else { return "  (invalid DQT)" }
             return "  " + tables.map { "table \($0.index) \($0.sixteenBit ? 16 : 8)-bit, first values \($0.values.prefix(4).map(String.init).joined(separator: " "))…" }.joined(separator: "; ")
+        case JPEGMarker.dac:
+            // B.2.4.3: (Tc Tb, Cs) pairs — DC tables get L (low nibble) and U, AC tables Kx.
+            var entries: [String] = []
+            var at = 0
+            while at + 1 < segment.body.count {
+                let index = segment.byte(at), value = segment.byte(at + 1)
+                entries.append(index >= 16 ? "AC\(index - 16) Kx \(value)" : "DC\(index) L \(value & 15) U \(value >> 4)")
+                at += 2
+            }
+            return "  arithmetic conditioning: " + entries.joined(separator: "; ")
+        case JPEGMarker.dnl:
+            guard segment.body.count >= 2 else { return "  (invalid DNL)" }
+            return "  number of lines \(segment.uint16(0))"
         case JPEGMarker.dri:
             guard let interval = try? RestartInterval.parse(segment) else { return "  (invalid DRI)" }
             return "  restart interval \(interval) MCUs"
         case JPEGMarker.sos:
             guard let frame, let scan = try? ScanHeader(parsing: segment, frame: frame) else { return "  (invalid or frameless SOS)" }
+            if frame.marker == JPEGMarker.sof3 || frame.marker == JPEGMarker.sof11 {
+                // H.1.1: a lossless scan's Ss selects the predictor, Al is the point transform;
+                // Td selects the Huffman table or arithmetic conditioning of every difference.
+                let components = scan.components.map { "id \(frame.components[$0.frameIndex].id) table \($0.dcTable)" }.joined(separator: ", ")
+                return "  components \(scan.components.count): \(components); predictor \(scan.ss), point transform \(scan.al)"
+            }
             let components = scan.components.map { "id \(frame.components[$0.frameIndex].id) dc\($0.dcTable) ac\($0.acTable)" }.joined(separator: ", ")
             return "  components \(scan.components.count): \(components); Ss \(scan.ss) Se \(scan.se) Ah \(scan.ah) Al \(scan.al)"
         case JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:

@@ -147,6 +147,23 @@ struct JPEGCorpusTests {
         #expect(compared >= 5)
     }
 
+    /// `pureimage inspect` names each frame's coding process and shows DAC conditioning, the
+    /// predictor and point transform of lossless scans, and DNL's line count.
+    @Test func inspectorShowsProcessesConditioningAndLines() throws {
+        func entries(_ path: String) throws -> [InspectionEntry] { JPEGInspector.walk(try Corpus.read(path)) }
+        let arithmetic = try entries("jpeg/jpegsuite/progressive_arithmetic/32x32x8_conditioning_bounds_4_6.jpg")
+        #expect(arithmetic.contains { $0.name == "SOF10" && $0.detail.contains("progressive DCT, arithmetic") })
+        #expect(arithmetic.contains { $0.name == "DAC" && $0.detail.contains("DC0 L 4 U 6") })
+        let lossless = try entries("jpeg/jpegsuite/lossless_huffman/32x32x8_grayscale_predictor5.jpg")
+        #expect(lossless.contains { $0.name == "SOF3" && $0.detail.contains("lossless, Huffman") })
+        #expect(lossless.contains { $0.name == "SOS" && $0.detail.contains("predictor 5, point transform 0") })
+        let dnl = try entries("jpeg/jpegsuite/baseline/32x32x8_dnl.jpg")
+        #expect(dnl.contains { $0.name == "SOF0" && $0.detail.contains("height 0 (defined by DNL)") })
+        #expect(dnl.contains { $0.name == "DNL" && $0.detail.contains("number of lines 32") })
+        let twelve = try entries("libjpeg-turbo/testorig12.jpg")
+        #expect(twelve.contains { $0.name.hasPrefix("SOF") && $0.detail.contains("precision 12") })
+    }
+
     /// `bytes` with the DNL segment's NL written into the SOF's Y (which is 0) and the DNL
     /// segment removed; nil when the file has no such pair.
     static func withoutDNL(_ bytes: [UInt8]) -> [UInt8]? {
@@ -184,20 +201,23 @@ struct JPEGCorpusTests {
     }
 }
 
-/// Files written by Conformance/generate_jpeg.sh (every sampling combination cjpeg makes),
-/// against libjpeg-turbo at every scale. `scripts/test.sh` generates them first; skipped,
+/// Files written by Conformance/generate_jpeg.sh (every sampling combination cjpeg makes,
+/// arithmetic-coded variants, 12-bit and lossless files), against libjpeg-turbo at every scale. `scripts/test.sh` generates them first; skipped,
 /// visibly, when they are absent.
 @Suite(.enabled(if: GeneratedCorpus.jpegSamplingIsAvailable, "Conformance/generated/jpeg-sampling is absent (run Conformance/generate_jpeg.sh)"))
 struct JPEGGeneratedTests {
     @Test func generatedFilesMatchLibjpegTurbo() throws {
         let folder = GeneratedCorpus.jpegSampling
         let files = GIFTest.files(under: folder).filter { $0.hasSuffix(".jpg") }.map { String($0.dropFirst(folder.count + 1)) }
-        #expect(files.count >= 200, "\(files.count) generated files")
+        #expect(files.count >= 450, "\(files.count) generated files")
+        #expect(files.filter { $0.hasPrefix("arith") }.count >= 60, "arithmetic-coded files (cjpeg -arithmetic)")
         for scale in [1, 2, 4, 8] {
             let tally = try JPEGCorpusTests.compare(files, root: folder, scale: scale)
             print("JPEG generated 1/\(scale): \(files.count) files: \(tally)")
             for note in tally.notes { print("  " + note) }
             #expect(tally.differing == 0 && tally.onlyReferenceAccepts == 0 && tally.onlyWeAccept == 0, "scale 1/\(scale)")
+            // The 12-bit and lossless files of generate_jpeg_precision.py, against libjpeg-turbo 3.
+            #expect(tally.byVersion3 >= 120, "scale 1/\(scale): \(tally.byVersion3) compared with libjpeg-turbo 3")
         }
     }
 }

@@ -61,6 +61,21 @@ enum JPEGMarker {
         [0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF].contains(code)
     }
 
+    /// The coding process an SOF code announces (T.81 Table B.1).
+    static func processName(_ code: UInt8) -> String {
+        let coding = (0xC9...0xCF).contains(code) ? "arithmetic" : "Huffman"
+        switch code & 0xF7 {
+        case 0xC0: return code == sof0 ? "baseline DCT, Huffman" : "extended sequential DCT, \(coding)"
+        case 0xC1: return "extended sequential DCT, \(coding)"
+        case 0xC2: return "progressive DCT, \(coding)"
+        case 0xC3: return "lossless, \(coding)"
+        case 0xC5: return "hierarchical sequential DCT, \(coding)"
+        case 0xC6: return "hierarchical progressive DCT, \(coding)"
+        case 0xC7: return "hierarchical lossless, \(coding)"
+        default: return "unknown process"
+        }
+    }
+
     /// The name T.81 Table B.1 gives the code.
     static func name(_ code: UInt8) -> String {
         switch code {
