@@ -65,7 +65,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pureimage-bench",
-            dependencies: ["PureImage", "PureImageConformance", "CReference", "CZlib"]
+            dependencies: ["PureImage", "PureImageConformance", "CReference", "CReferenceJPEG3", "CZlib"]
         ),
         .testTarget(
             name: "PureImageTests",

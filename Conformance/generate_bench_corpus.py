@@ -127,10 +127,26 @@ def write_jpegs(rgb, folder, variants, scratch):
         "gray": ["-grayscale"],
         "progressive420": ["-sample", "2x2", "-progressive"],
         "restart420": ["-sample", "2x2", "-restart", "1"],   # a restart marker every MCU row
+        "arith420": ["-sample", "2x2", "-arithmetic"],         # SOF9, T.81 Annex D
     }
     for variant in variants:
         out = os.path.join(folder, f"jpeg-{variant}-{w}x{h}.jpg")
         run("cjpeg", "-quality", "90", *options[variant], "-outfile", out, ppm)
+
+
+def write_precision_jpegs(rgb, folder):
+    """12-bit (4:2:0, quality 90) and 16-bit lossless gray JPEGs by libjpeg-turbo 3's encoder
+    (the imagecodecs wheel; Debian's cjpeg 2.1.5 writes neither), from the 8-bit photo spread to
+    the wider range with its low bits filled from a fixed dither."""
+    import imagecodecs
+    h, w = rgb.shape[:2]
+    noise = np.random.Generator(np.random.PCG64(7)).integers(0, 256, size=rgb.shape, dtype=np.uint16)
+    wide = (rgb.astype(np.uint16) << 8) | noise
+    data = imagecodecs.jpeg8_encode(np.ascontiguousarray(wide >> 4), level=90, subsampling="420", bitspersample=12)
+    open(os.path.join(folder, f"jpeg-12bit420-{w}x{h}.jpg"), "wb").write(data)
+    gray = np.ascontiguousarray(wide[..., 1])
+    data = imagecodecs.jpeg8_encode(gray, lossless=True, predictor=6, bitspersample=16)
+    open(os.path.join(folder, f"jpeg-lossless16gray-{w}x{h}.jpg"), "wb").write(data)
 
 
 def write_pngs(rgb, folder, variants, seed, scratch):
@@ -281,7 +297,8 @@ def write_fax(folder, scratch, width, height, seed, variants):
 
 def generate_default(folder, scratch):
     big = photo(3000, 2000, seed=11)         # 6 MP: every JPEG variant
-    write_jpegs(big, folder, ["baseline420", "baseline422", "baseline444", "gray", "progressive420", "restart420"], scratch)
+    write_jpegs(big, folder, ["baseline420", "baseline422", "baseline444", "gray", "progressive420", "restart420", "arith420"], scratch)
+    write_precision_jpegs(photo(2000, 1500, seed=14), folder)   # 3 MP, against libjpeg-turbo 3
     write_jpegs(photo(4000, 3000, seed=12), folder, ["baseline420"], scratch)   # 12 MP
     write_jpegs(photo(1600, 1200, seed=13), folder, ["baseline420"], scratch)   # 1.9 MP
     medium = photo(2000, 1500, seed=21)      # 3 MP: PNG, GIF still, TIFF
@@ -330,7 +347,7 @@ def generate_downscale(folder, scratch):
 
 def generate_quick(folder, scratch):
     small = photo(640, 480, seed=31)
-    write_jpegs(small, folder, ["baseline420", "baseline444", "gray", "progressive420"], scratch)
+    write_jpegs(small, folder, ["baseline420", "baseline444", "gray", "progressive420", "arith420"], scratch)
     write_pngs(small, folder, ["rgb8", "rgba8", "palette8", "rgb16", "adam7"], 31, scratch)
     write_gifs(small, folder, ["still"], 31, 0)
     write_gifs(photo(320, 240, seed=32), folder, ["animated"], 32, frames=6)

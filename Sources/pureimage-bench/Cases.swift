@@ -1,4 +1,5 @@
 import CReference
+import CReferenceJPEG3
 import PureImage
 import PureImageConformance
 
@@ -177,17 +178,30 @@ enum CaseFactory {
 
     /// JPEG: the decoder's native output (RGB8 for colour files, Gray8 for grayscale, CMYK8 as
     /// stored) against libjpeg-turbo's default output colour space (islow IDCT, fancy
-    /// upsampling): the layouts coincide, so no conversion is timed on either side.
+    /// upsampling): the layouts coincide, so no conversion is timed on either side. 12-bit and
+    /// lossless files, which Debian's libjpeg-turbo 2.1.5 cannot decode, are timed against
+    /// libjpeg-turbo 3 (its 12- and 16-bit code is plain C on every platform, as ours is
+    /// scalar), 16-bit host-order samples on both sides.
     static func jpeg(file: String, variant: String, bytes: [UInt8], scale: Int = 1) -> BenchCase {
         var benchCase = BenchCase(file: file, format: .jpeg, variant: variant, kind: scale == 1 ? .decode : .scaledDecode(denominator: scale))
         var options = DecodeOptions()
         options.jpegScaleDenominator = scale
-        let reference = ReferenceOutcome(ReferenceDecoders.jpeg(bytes, scaleDenominator: scale))
+        var result = ReferenceDecoders.jpeg(bytes, scaleDenominator: scale)
+        let version3 = result.status == .rejected && JPEGReference.lacksProcess(result.message) && LibjpegTurbo3.isAvailable
+        if version3 { result = LibjpegTurbo3.decode(bytes, scaleDenominator: scale).result }
+        let reference = ReferenceOutcome(result)
         verifyAndPrepare(&benchCase, bytes: bytes, options: options, output: .native, timedFrame: { _ in 0 },
                          reference: reference,
-                         layoutName: { "\(nativeName($0)) (native\(scale == 1 ? "" : " 1/\(scale)") | libjpeg default)" }) {
+                         layoutName: { "\(nativeName($0)) (native\(scale == 1 ? "" : " 1/\(scale)") | libjpeg\(version3 ? "-turbo 3" : "") default)" }) {
             var image = PIRefImage()
-            bytes.withUnsafeBufferPointer { _ = pi_ref_jpeg_decode($0.baseAddress, $0.count, Int32(scale), &image) }
+            var precision: Int32 = 0
+            bytes.withUnsafeBufferPointer {
+                if version3 {
+                    _ = pi_ref_jpeg3_decode($0.baseAddress, $0.count, Int32(scale), 0, &image, &precision)
+                } else {
+                    _ = pi_ref_jpeg_decode($0.baseAddress, $0.count, Int32(scale), &image)
+                }
+            }
             let size = image.size
             pi_ref_image_free(&image)
             return size

@@ -170,20 +170,45 @@ struct LosslessScan: EntropyScan {
             state.restartPrediction = true
             return true
         }
-        for mx in 0..<mcusPerRow {
-            for (ci, component) in components.enumerated() {
-                for yy in 0..<component.v {
-                    let line = interleaved ? yy : rowInIMCURow
-                    let row = buffers.differences(ci, line: line)
-                    for xx in 0..<component.h {
-                        let x = mx * component.h + xx
-                        if arithmeticCoded {
+        if arithmeticCoded {
+            for mx in 0..<mcusPerRow {
+                for (ci, component) in components.enumerated() {
+                    for yy in 0..<component.v {
+                        let line = interleaved ? yy : rowInIMCURow
+                        let row = buffers.differences(ci, line: line)
+                        for xx in 0..<component.h {
+                            let x = mx * component.h + xx
                             row[x] = Int32(decodeArithmetic(ci, component, line: line, x: x, base, end: end, closed: closed))
-                        } else {
-                            guard let difference = decodeHuffman(component, base, end: end, closed: closed) else { return false }
-                            row[x] = Int32(difference)
                         }
                     }
+                }
+            }
+            return true
+        }
+        // Huffman: the MCU's data units in order (A.2.3), each a difference from its
+        // component's table; the lines and tables are looked up once per MCU row.
+        var units: [(row: UnsafeMutablePointer<Int32>, table: HuffmanTable.Pointers, h: Int)] = []
+        for (ci, component) in components.enumerated() {
+            guard let table = tables[component.table] else { return true }
+            for yy in 0..<component.v {
+                units.append((buffers.differences(ci, line: interleaved ? yy : rowInIMCURow), table, component.h))
+            }
+        }
+        if units.count == 1 {
+            // One component, one sample per MCU: the whole line in one loop.
+            let (row, table, _) = units[0]
+            for x in 0..<mcusPerRow {
+                guard let difference = decodeHuffman(table, base, end: end, closed: closed) else { return false }
+                row[x] = Int32(truncatingIfNeeded: difference)
+            }
+            return true
+        }
+        for mx in 0..<mcusPerRow {
+            for unit in units {
+                // Bound: mx · h + xx < mcusPerRow · h = gridWidth.
+                for xx in 0..<unit.h {
+                    guard let difference = decodeHuffman(unit.table, base, end: end, closed: closed) else { return false }
+                    unit.row[mx * unit.h + xx] = Int32(truncatingIfNeeded: difference)
                 }
             }
         }
@@ -212,8 +237,29 @@ struct LosslessScan: EntropyScan {
 
     /// H.1.2.2: SSSS from the DC table, then SSSS extra bits (none for 16: the difference
     /// 32768). Nil: suspend.
-    private mutating func decodeHuffman(_ component: Component, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
-        guard let table = tables[component.table] else { return 0 }
+    @inline(__always)
+    private mutating func decodeHuffman(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+        // The common case: a code of ≤ 9 bits (the lookahead table) and its extra bits, from
+        // at least 17 + 16 buffered bits. (Filling earlier than libjpeg does changes no decoded
+        // bit: a fill stops at a marker, and missing data is counted in `realBits` as consumed.)
+        if state.reader.bitCount < 33 {
+            guard state.reader.fill(base, end: end, closed: closed) else { return nil }
+        }
+        if state.reader.bitCount >= 33 {
+            let entry = table.lookup[state.reader.peek(HuffmanTable.lookaheadBits)]
+            if entry != 0 {
+                let ssss = Int(entry & 0xFF)
+                state.reader.consume(Int(entry >> 8))
+                switch ssss {
+                case 0: return 0
+                case 16: return 32768
+                default:
+                    let bits = state.reader.peek(ssss)
+                    state.reader.consume(ssss)
+                    return bits < 1 << (ssss - 1) ? bits - (1 << ssss) + 1 : bits
+                }
+            }
+        }
         var ssss = state.reader.decodeSymbol(table, base, end: end, closed: closed)
         if ssss == -1 { return nil }
         if ssss == EntropyBitReader.noCode {
@@ -335,26 +381,25 @@ struct LosslessScan: EntropyScan {
 /// contexts), and the previous and current reconstructed lines (values 0…65535 before the point
 /// transform). Bounds: every line holds `gridWidth ≥ width` values.
 final class LosslessBuffers {
-    private var differenceLines: [UnsafeMutablePointer<Int32>] = []
-    private var lastDifferenceLines: [UnsafeMutablePointer<Int32>] = []
-    private var previous: [UnsafeMutablePointer<Int32>] = []
-    private var current: [UnsafeMutablePointer<Int32>] = []
-    private var gridWidths: [Int] = []
+    private let differenceLines: [UnsafeMutablePointer<Int32>]
+    private let lastDifferenceLines: [UnsafeMutablePointer<Int32>]
+    private let gridWidths: [Int]
+    /// The previous and the current reconstructed line of each component (swapped per line).
+    private var previous: [UnsafeMutablePointer<Int32>]
+    private var current: [UnsafeMutablePointer<Int32>]
 
     init(_ components: [LosslessScan.Component]) {
-        for component in components {
-            let width = max(1, component.gridWidth)
-            let lines = max(1, component.linesPerIMCURow)
-            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: width * lines)
-            storage.initialize(repeating: 0, count: width * lines)
-            differenceLines.append(storage)
-            for list in [\LosslessBuffers.lastDifferenceLines, \LosslessBuffers.previous, \LosslessBuffers.current] {
-                let line = UnsafeMutablePointer<Int32>.allocate(capacity: width)
-                line.initialize(repeating: 0, count: width)
-                self[keyPath: list].append(line)
-            }
-            gridWidths.append(width)
+        func zeroed(_ count: Int) -> UnsafeMutablePointer<Int32> {
+            let line = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+            line.initialize(repeating: 0, count: count)
+            return line
         }
+        let widths = components.map { max(1, $0.gridWidth) }
+        gridWidths = widths
+        differenceLines = zip(components, widths).map { zeroed($1 * max(1, $0.linesPerIMCURow)) }
+        lastDifferenceLines = widths.map(zeroed)
+        previous = widths.map(zeroed)
+        current = widths.map(zeroed)
     }
 
     deinit {
@@ -376,24 +421,23 @@ final class LosslessBuffers {
         let d = differences(ci, line: line), r = current[ci], above = previous[ci]
         guard width > 0 else { return }
         @inline(__always) func sum(_ difference: Int32, _ prediction: Int) -> Int32 { Int32((Int(difference) + prediction) & 0xFFFF) }
+        // One loop per predictor (Table H.1), each specialised with its formula inlined.
+        @inline(__always) func fill(_ predict: (_ ra: Int, _ rb: Int, _ rc: Int) -> Int) {
+            for x in 1..<width { r[x] = sum(d[x], predict(Int(r[x - 1]), Int(above[x]), Int(above[x - 1]))) }
+        }
         if firstLine {
             r[0] = sum(d[0], initial)
-            for x in 1..<max(1, width) { r[x] = sum(d[x], Int(r[x - 1])) }
+            for x in 1..<width { r[x] = sum(d[x], Int(r[x - 1])) }
         } else {
             r[0] = sum(d[0], Int(above[0]))
-            for x in 1..<max(1, width) {
-                let ra = Int(r[x - 1]), rb = Int(above[x]), rc = Int(above[x - 1])
-                let prediction: Int
-                switch predictor {
-                case 1: prediction = ra
-                case 2: prediction = rb
-                case 3: prediction = rc
-                case 4: prediction = ra + rb - rc
-                case 5: prediction = ra + ((rb - rc) >> 1)
-                case 6: prediction = rb + ((ra - rc) >> 1)
-                default: prediction = (ra + rb) >> 1
-                }
-                r[x] = sum(d[x], prediction)
+            switch predictor {
+            case 1: fill { ra, _, _ in ra }
+            case 2: fill { _, rb, _ in rb }
+            case 3: fill { _, _, rc in rc }
+            case 4: fill { ra, rb, rc in ra + rb - rc }
+            case 5: fill { ra, rb, rc in ra + ((rb - rc) >> 1) }
+            case 6: fill { ra, rb, rc in rb + ((ra - rc) >> 1) }
+            default: fill { ra, rb, _ in (ra + rb) >> 1 }
             }
         }
         swap(&previous[ci], &current[ci])
