@@ -39,6 +39,9 @@ static struct {
     void (*calc_output_dimensions)(j_decompress_ptr);
     boolean (*start_decompress)(j_decompress_ptr);
     boolean (*finish_decompress)(j_decompress_ptr);
+    int (*consume_input)(j_decompress_ptr);
+    boolean (*start_output)(j_decompress_ptr, int);
+    boolean (*finish_output)(j_decompress_ptr);
     JDIMENSION (*read_scanlines)(j_decompress_ptr, JSAMPARRAY, JDIMENSION);
     JDIMENSION (*read_scanlines12)(j_decompress_ptr, J12SAMPROW *, JDIMENSION);
     JDIMENSION (*read_scanlines16)(j_decompress_ptr, J16SAMPROW *, JDIMENSION);
@@ -74,6 +77,9 @@ int pi_ref_jpeg3_load(const char *path, char *message)
             RESOLVE(calc_output_dimensions, "jpeg_calc_output_dimensions")
             RESOLVE(start_decompress, "jpeg_start_decompress")
             RESOLVE(finish_decompress, "jpeg_finish_decompress")
+            RESOLVE(consume_input, "jpeg_consume_input")
+            RESOLVE(start_output, "jpeg_start_output")
+            RESOLVE(finish_output, "jpeg_finish_output")
             RESOLVE(read_scanlines, "jpeg_read_scanlines")
             RESOLVE(read_scanlines12, "jpeg12_read_scanlines")
             RESOLVE(read_scanlines16, "jpeg16_read_scanlines")
@@ -127,6 +133,28 @@ static void jpeg3_fail(jpeg3_error *err, const char *text)
 {
     set_message(err->error, "%s", text);
     longjmp(err->jump, 1);
+}
+
+// Every output row of the current pass into `pixels`, through the entry point for the frame's
+// precision.
+static void read_rows(j_decompress_ptr cinfo, jpeg3_error *err, uint8_t *pixels, size_t row_bytes)
+{
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JDIMENSION first = cinfo->output_scanline;
+        JDIMENSION count = cinfo->output_height - first;
+        JDIMENSION got;
+        void *rows[ROWS_PER_CALL];
+        if (count > ROWS_PER_CALL) count = ROWS_PER_CALL;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = pixels + (size_t)(first + i) * row_bytes;
+        if (cinfo->data_precision <= 8) {
+            got = lib.read_scanlines(cinfo, (JSAMPARRAY)rows, count);
+        } else if (cinfo->data_precision <= 12) {
+            got = lib.read_scanlines12(cinfo, (J12SAMPROW *)rows, count);
+        } else {
+            got = lib.read_scanlines16(cinfo, (J16SAMPROW *)rows, count);
+        }
+        if (got == 0) jpeg3_fail(err, "libjpeg returned no scanlines");
+    }
 }
 
 int pi_ref_jpeg3_decode(const uint8_t *data, size_t size, int scale_denom, int as_stored, PIRefImage *out, int *precision)
@@ -203,22 +231,7 @@ int pi_ref_jpeg3_decode(const uint8_t *data, size_t size, int scale_denom, int a
     pixels = (uint8_t *)malloc(total > 0 ? total : 1);
     if (pixels == NULL) jpeg3_fail(&err, "out of memory");
 
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JDIMENSION first = cinfo.output_scanline;
-        JDIMENSION count = cinfo.output_height - first;
-        JDIMENSION got;
-        void *rows[ROWS_PER_CALL];
-        if (count > ROWS_PER_CALL) count = ROWS_PER_CALL;
-        for (JDIMENSION i = 0; i < count; i++) rows[i] = pixels + (size_t)(first + i) * row_bytes;
-        if (cinfo.data_precision <= 8) {
-            got = lib.read_scanlines(&cinfo, (JSAMPARRAY)rows, count);
-        } else if (cinfo.data_precision <= 12) {
-            got = lib.read_scanlines12(&cinfo, (J12SAMPROW *)rows, count);
-        } else {
-            got = lib.read_scanlines16(&cinfo, (J16SAMPROW *)rows, count);
-        }
-        if (got == 0) jpeg3_fail(&err, "libjpeg returned no scanlines");
-    }
+    read_rows(&cinfo, &err, pixels, row_bytes);
     lib.finish_decompress(&cinfo);
     out->pixels = pixels;
     out->size = total;
@@ -231,4 +244,74 @@ int pi_ref_jpeg3_decode(const uint8_t *data, size_t size, int scale_denom, int a
     if (err.warnings > 0) set_message(out->message, "%s", err.warning);
     lib.destroy_decompress(&cinfo);
     return out->status;
+}
+
+int pi_ref_jpeg3_decode_scans(const uint8_t *data, size_t size, void *context, pi_ref_scan_callback callback, char *out_message)
+{
+    struct jpeg_decompress_struct cinfo;
+    jpeg3_error err;
+    uint8_t *volatile pixels = NULL;
+    volatile int created = 0;
+    volatile int passes = 0;
+
+    if (out_message != NULL) out_message[0] = '\0';
+    if (lib.state != 1 || data == NULL || size == 0 || (unsigned long long)size > (unsigned long long)ULONG_MAX) {
+        if (out_message != NULL) set_message(out_message, "libjpeg-turbo 3 not loaded, or no input");
+        return -1;
+    }
+    memset(&err, 0, sizeof(err));
+    lib.std_error(&err.pub);
+    err.pub.error_exit = jpeg3_error_exit;
+    err.pub.emit_message = jpeg3_emit_message;
+    err.pub.output_message = jpeg3_output_message;
+    cinfo.err = &err.pub;
+    if (setjmp(err.jump)) {
+        if (created) lib.destroy_decompress(&cinfo);
+        free(pixels);
+        if (out_message != NULL) set_message(out_message, "%s", err.error);
+        return -1;
+    }
+    lib.create_decompress(&cinfo, JPEG_LIB_VERSION, sizeof(struct jpeg_decompress_struct));
+    created = 1;
+    lib.mem_src(&cinfo, data, (unsigned long)size);
+    lib.read_header(&cinfo, TRUE);
+    if (cinfo.out_color_space == JCS_YCbCr) cinfo.out_color_space = JCS_RGB;
+    cinfo.dct_method = JDCT_ISLOW;
+    cinfo.do_fancy_upsampling = TRUE;
+    cinfo.buffered_image = TRUE;   // do_block_smoothing keeps its default (TRUE)
+    lib.start_decompress(&cinfo);
+
+    size_t row_bytes = (size_t)cinfo.output_width * (size_t)cinfo.output_components * (cinfo.data_precision <= 8 ? 1 : 2);
+    size_t total = row_bytes * cinfo.output_height;
+    if (total == 0 || (unsigned long long)cinfo.output_width * cinfo.output_height > MAX_PIXELS) jpeg3_fail(&err, "image too large");
+    pixels = (uint8_t *)malloc(total);
+    if (pixels == NULL) jpeg3_fail(&err, "out of memory");
+    for (;;) {
+        int status;
+        // Take in input until a scan is complete or the data ends, then show it.
+        do {
+            status = lib.consume_input(&cinfo);
+        } while (status != JPEG_SCAN_COMPLETED && status != JPEG_REACHED_EOI && status != JPEG_SUSPENDED);
+        if (status == JPEG_SUSPENDED) jpeg3_fail(&err, "libjpeg suspended on in-memory input");
+        if (status == JPEG_REACHED_EOI && passes > 0 && cinfo.output_scan_number == cinfo.input_scan_number) break;
+        lib.start_output(&cinfo, cinfo.input_scan_number);
+        read_rows(&cinfo, &err, pixels, row_bytes);
+        lib.finish_output(&cinfo);
+        passes++;
+        if (callback != NULL) {
+            PIRefImage image;
+            memset(&image, 0, sizeof(image));
+            image.pixels = pixels;
+            image.size = total;
+            image.width = (int)cinfo.output_width;
+            image.height = (int)cinfo.output_height;
+            image.channels = cinfo.output_components;
+            image.bits = cinfo.data_precision <= 8 ? 8 : 16;
+            callback(context, cinfo.output_scan_number, &image);
+        }
+        if (status == JPEG_REACHED_EOI) break;
+    }
+    lib.destroy_decompress(&cinfo);
+    free(pixels);
+    return passes;
 }

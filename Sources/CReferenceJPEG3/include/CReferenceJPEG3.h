@@ -35,6 +35,11 @@ int pi_ref_jpeg3_load(const char *path, char *message);
 // which is how libjpeg-turbo hands out lossless YCbCr files (it converts no lossless colours).
 int pi_ref_jpeg3_decode(const uint8_t *data, size_t size, int scale_denom, int as_stored, PIRefImage *out, int *precision);
 
+// Buffered-image mode (progressive files): the image after each completed input scan, as
+// pi_ref_jpeg_decode_scans gives it for 8-bit files (block smoothing on, YCbCr -> RGB), at the
+// frame's precision. Returns the number of passes, or -1 (message in out_message, 256 bytes).
+int pi_ref_jpeg3_decode_scans(const uint8_t *data, size_t size, void *context, pi_ref_scan_callback callback, char *out_message);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,13 @@
 /// of 8 trips through the general per-pixel path.
 extension Bitmap {
     func lookUpPackedSamples(into result: inout Bitmap) {
+        // The tables cost about as much as converting 2048 pixels one by one: small bitmaps —
+        // the one-row bands of a TIFF of one pixel per strip, say — go the general way (the
+        // same pixels, which is what the tables hold).
+        guard width * height >= 2048 else {
+            GeneralConversion(from: format, to: result.format).run(from: self, into: &result)
+            return
+        }
         let bits = format.bitsPerComponent
         let levels = 1 << bits
         // One row holding every value 0 ..< levels, packed most significant bits first.

@@ -22,6 +22,14 @@ final class TIFFPageDecoder {
     private(set) var truncatedAt: Int?
     /// CCITT pages: the decoder whose run arrays persist from chunk to chunk (libtiff's do).
     private var ccitt: CCITTFaxDecoder?
+    /// Streaming: rendered rows not handed to `rowSink` yet. Bands are gathered up to 64 KiB,
+    /// so that a page of tiny strips (one row of one pixel each, say) does not cost a trip
+    /// through every consumer per strip.
+    private var pendingRows: (first: Bitmap, rows: Int, bytes: [UInt8])?
+    /// Chunks reported as having no data; after `reportedMissingLimit` one note stands for
+    /// the rest (a few hundred bytes can declare millions of strips).
+    private var missingChunks = 0
+    private static let reportedMissingLimit = 100
 
     /// The decode's memory: the page bitmap stays reserved (the decoder keeps the page); each
     /// band's planes are checked against what is left.
@@ -66,7 +74,17 @@ final class TIFFPageDecoder {
                                        planeRowBytes: layout.planeRowBytes, rows: rows, limits: limits)
         nextBand += 1
         if let rowSink {
-            rowSink(rendered)
+            // Every band of a page has the first band's format, width and row length.
+            var pending = pendingRows ?? (rendered, 0, [])
+            pendingRows = nil   // the local is then the array's only reference: appended in place
+            pending.rows += rendered.height
+            pending.bytes.append(contentsOf: rendered.bytes)
+            if isComplete || pending.bytes.count >= 1 << 16 {
+                rowSink(Bitmap(uncheckedWidth: pending.first.width, height: pending.rows, format: pending.first.format,
+                               bytesPerRow: pending.first.bytesPerRow, bytes: pending.bytes))
+            } else {
+                pendingRows = pending
+            }
             return
         }
         if bitmap == nil {
@@ -97,7 +115,12 @@ final class TIFFPageDecoder {
         let count = max(0, layout.byteCounts[index])
         let available = offset >= 0 && offset < bytes.count ? min(count, bytes.count - offset) : 0
         guard available > 0 else {
-            warnings.append(DecodeWarning(offset: offset, "strip or tile \(index) has no data in the file"))
+            missingChunks += 1
+            if missingChunks <= Self.reportedMissingLimit {
+                warnings.append(DecodeWarning(offset: offset, "strip or tile \(index) has no data in the file"))
+            } else if missingChunks == Self.reportedMissingLimit + 1 {
+                warnings.append(DecodeWarning(offset: offset, "further strips or tiles without data are not listed"))
+            }
             if count > 0 && offset >= bytes.count && truncatedAt == nil { truncatedAt = bytes.count }
             return nil
         }

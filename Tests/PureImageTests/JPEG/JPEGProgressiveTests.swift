@@ -1,7 +1,9 @@
 import CReference
+import CReferenceJPEG3
 import Foundation
 import Testing
 @testable import PureImage
+import PureImageConformance
 
 /// Progressive JPEG (T.81 Annex G): the four scan kinds on a hand-built stream, scan-parameter
 /// checks, baseline == progressive (jpegtran), and the image after each scan against
@@ -205,6 +207,21 @@ import Testing
         return passes.images
     }
 
+    /// The same with libjpeg-turbo 3 (`pi_ref_jpeg3_decode_scans`), for 12-bit files.
+    static func referencePasses3(_ bytes: [UInt8]) -> [Int: [UInt8]] {
+        let passes = Passes()
+        let context = Unmanaged.passUnretained(passes).toOpaque()
+        var message = [CChar](repeating: 0, count: 256)
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            pi_ref_jpeg3_decode_scans(buffer.baseAddress, buffer.count, context, { context, scan, image in
+                guard let context, let image, let pixels = image.pointee.pixels else { return }
+                let passes = Unmanaged<Passes>.fromOpaque(context).takeUnretainedValue()
+                passes.images[Int(scan)] = Array(UnsafeBufferPointer(start: pixels, count: image.pointee.size))
+            }, &message)
+        }
+        return passes.images
+    }
+
     /// Our partial image after scan n: the bytes up to the next SOS marker (FF DA included,
     /// input open), then `partialFrame()`; the last scan's image is the final frame.
     static func ourPasses(_ bytes: [UInt8]) throws -> [Int: [UInt8]] {
@@ -245,8 +262,38 @@ import Testing
         try Self.compareScans(try Corpus.read("jpeg/wuffs/peacock.progressive.jpeg"), name: "peacock.progressive.jpeg")
     }
 
-    static func compareScans(_ bytes: [UInt8], name: String) throws {
-        let reference = referencePasses(bytes)
+    /// Arithmetic-coded progressive files (SOF10): the image after every scan, block smoothing
+    /// included, as libjpeg-turbo's buffered-image mode shows it. (Not jpegsuite's smallest
+    /// files: for an image of two iMCU rows, libjpeg's output pass after a DC scan reads on into
+    /// the next scan — jdcoefct.c keeps the input two rows ahead of a DC scan's output — and
+    /// shows coefficients of a scan whose bytes `ourPasses` has not given us yet.)
+    @Test(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"),
+          arguments: ["jpeg/jpegsuite/progressive_arithmetic/32x32x8_grayscale_successive_ac.jpg",
+                      "jpeg/jpegsuite/progressive_arithmetic/32x32x8_restarts.jpg"])
+    func everyScanOfArithmeticFilesMatchesBufferedImageMode(_ path: String) throws {
+        try Self.compareScans(try Corpus.read(path), name: path)
+    }
+
+    @Test(.enabled(if: GeneratedCorpus.jpegSamplingIsAvailable, "Conformance/generated/jpeg-sampling is absent"),
+          arguments: ["arithprog_2x2_a.jpg", "arithprog_restart2_a.jpg", "arithprog_rgb_b.jpg"])
+    func everyScanOfGeneratedArithmeticFilesMatchesBufferedImageMode(_ name: String) throws {
+        let path = GeneratedCorpus.jpegSampling + "/" + name
+        let bytes = try #require(JPEGTestSupport.read(path), "\(path) is missing")
+        try Self.compareScans(bytes, name: name)
+    }
+
+    /// 12-bit progressive files (Huffman and arithmetic): every scan's image against
+    /// libjpeg-turbo 3's buffered-image mode, 16-bit samples on both sides.
+    @Test(.enabled(if: Corpus.isAvailable, "PUREIMAGE_CORPUS not set"),
+          arguments: ["jpeg/jpegsuite/progressive_huffman/32x32x12_ycbcr.jpg", "jpeg/jpegsuite/progressive_huffman/32x32x12_grayscale.jpg",
+                      "jpeg/jpegsuite/progressive_arithmetic/32x32x12_ycbcr_interleaved.jpg"])
+    func everyScanOfTwelveBitFilesMatchesBufferedImageMode(_ path: String) throws {
+        #expect(LibjpegTurbo3.isAvailable, "\(LibjpegTurbo3.unavailableReason ?? "")")
+        try Self.compareScans(try Corpus.read(path), name: path, libjpegTurbo3: true)
+    }
+
+    static func compareScans(_ bytes: [UInt8], name: String, libjpegTurbo3: Bool = false) throws {
+        let reference = libjpegTurbo3 ? referencePasses3(bytes) : referencePasses(bytes)
         let ours = try ourPasses(bytes)
         #expect(!reference.isEmpty)
         for (scan, image) in reference.sorted(by: { $0.key < $1.key }) {
