@@ -17,7 +17,7 @@ if [ -z "$extra" ] && [ -d ../shared/corpus ]; then extra="$(cd ../shared/corpus
 mkdir -p Conformance/out
 echo "== conformance: Conformance/generated${extra:+ and $extra}"
 status=0
-PUREIMAGE_EXTRA_CORPUS="$extra" .build/release/pureimage conform \
+PUREIMAGE_EXTRA_CORPUS="$extra" .build/release/pureimage conform --golden Conformance/golden.tsv \
   --json Conformance/out/conform.json --report Conformance/out/conform.html || status=$?
 echo "report: Conformance/out/conform.html"
 

@@ -131,6 +131,8 @@ public struct ConformanceRun: Sendable {
             if let expectation = report.expectation { object["expectation"] = .string(expectation) }
             object["frames"] = .int(report.frames)
             object["detail"] = .string(report.detail)
+            object["referenceDigest"] = .string(OutputDigest.text(report.referenceDigest))
+            object["oursDigest"] = .string(OutputDigest.text(report.oursDigest))
             if let difference = report.difference, difference.x >= 0 {
                 var first = JSONObject()
                 first["frame"] = .int(report.differingFrame ?? 0)

@@ -44,6 +44,10 @@ public struct FileReport: Sendable {
     /// Whether the verdict is what the expectations allow, and why (when listed).
     public var expected = true
     public var expectation: String?
+    /// CRC-32s of every image each side produced for the comparison (`OutputDigest`), for the
+    /// golden-digest manifest; nil for a side that produced none.
+    public var oursDigest: UInt32?
+    public var referenceDigest: UInt32?
 
     public init(path: String, relativePath: String, suite: String, format: String, verdict: Verdict, detail: String, frames: Int) {
         self.path = path
@@ -333,6 +337,10 @@ public enum FileComparison {
         let theirs = ReferenceDecoders.tiffSamples(bytes)
         guard theirs.status != .rejected,
               let ours = try? ImageSource(bytes: bytes).decodedSamples() else { return }
+        report.oursDigest = OutputDigest.adding(header: [ours.width, ours.height, ours.samplesPerPixel, ours.bitsPerSample],
+                                                samples: ours.bytes, to: report.oursDigest)
+        report.referenceDigest = OutputDigest.adding(header: [theirs.width, theirs.height, theirs.samplesPerPixel, theirs.bitsPerSample],
+                                                     samples: theirs.bytes, to: report.referenceDigest)
         if let difference = SampleComparison.difference(ours, theirs) {
             report.verdict = .mismatched
             report.detail = difference + (report.detail.isEmpty ? "" : "; RGBA: " + report.detail)
@@ -347,12 +355,14 @@ public enum FileComparison {
                       into report: inout FileReport, tamper: OutputTamper?) {
         var ours = ours
         tamper?(report.relativePath, &ours)
+        report.oursDigest = OutputDigest.adding(ours, to: report.oursDigest)
         guard reference.status != .rejected, frame < reference.frames.count else {
             report.verdict = truncated ? .partial : .referenceRejected
             report.detail = "reference: \(reference.message)"
             return
         }
         let theirs = reference.frames[frame]
+        report.referenceDigest = OutputDigest.adding(theirs, to: report.referenceDigest)
         if let difference = ImageComparison.compare(ours, theirs) {
             report.verdict = .mismatched
             report.difference = difference
@@ -387,8 +397,15 @@ public enum FileComparison {
     static func compareWithoutReference(_ bytes: [UInt8], format: ImageFormat, into report: inout FileReport) {
         do {
             let source = try ImageSource(bytes: bytes)
-            let properties = try source.decode(at: 0).properties
-            for index in 1..<max(1, properties.frameCount) { _ = try? source.image(at: index) }
+            let first = try source.decode(at: 0)
+            let properties = first.properties
+            // Ours still gets a digest, so the golden manifest notices when this output moves.
+            report.oursDigest = OutputDigest.adding(ComparableImage(first.bitmap), to: nil)
+            for index in 1..<max(1, properties.frameCount) {
+                if let bitmap = try? source.image(at: index) {
+                    report.oursDigest = OutputDigest.adding(ComparableImage(bitmap), to: report.oursDigest)
+                }
+            }
             report.frames = properties.frameCount
             report.verdict = .noReference
             report.detail = "decoded \(properties.width)×\(properties.height); no reference comparison for \(format.rawValue)"

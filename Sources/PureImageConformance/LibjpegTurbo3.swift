@@ -36,14 +36,31 @@ public enum LibjpegTurbo3 {
         return (ReferenceDecoders.result(&image), Int(precision))
     }
 
+    /// "libjpeg-turbo 3.1.3 (imagecodecs 2026.3.6)", as the wheel reports it; nil when the
+    /// library is unavailable, "libjpeg-turbo 3 from PATH" when it was given by path only.
+    public static let version: String? = {
+        guard isAvailable, let path else { return nil }
+        let script = """
+            import imagecodecs
+            print(imagecodecs.jpeg8_version().replace('libjpeg_turbo', 'libjpeg-turbo').split('/')[0], '(imagecodecs ' + imagecodecs.__version__ + ')')
+            """
+        let given = ProcessInfo.processInfo.environment["PUREIMAGE_LIBJPEG_TURBO3"]
+        if given == nil || given == "", let line = python(script) { return line }
+        return "libjpeg-turbo 3 from \(path)"
+    }()
+
     private static func locate() -> String? {
         if let given = ProcessInfo.processInfo.environment["PUREIMAGE_LIBJPEG_TURBO3"], !given.isEmpty { return given }
         // imagecodecs.libs/libjpeg-<hash>.so.8.x beside the imagecodecs package.
-        let script = """
+        return python("""
             import glob, os, imagecodecs
             folder = os.path.join(os.path.dirname(os.path.dirname(imagecodecs.__file__)), 'imagecodecs.libs')
             print('\\n'.join(sorted(glob.glob(os.path.join(folder, 'libjpeg-*.so*')))))
-            """
+            """)
+    }
+
+    /// The first line python3 prints for `script`, nil when it fails.
+    private static func python(_ script: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]

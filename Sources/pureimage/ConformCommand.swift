@@ -2,11 +2,12 @@ import Foundation
 import PureImage
 import PureImageConformance
 
-/// `pureimage conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate] [--expectations FILE]`
+/// `pureimage conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate] [--expectations FILE]
+/// [--golden FILE] [--write-golden FILE]`
 enum ConformCommand {
     static let help = """
     usage: pureimage conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate]
-                             [--expectations FILE]
+                             [--expectations FILE] [--golden FILE] [--write-golden FILE]
 
     Decodes every image under each PATH with PureImage and with the reference library
     (PNG: libpng; JPEG: libjpeg-turbo; GIF: giflib plus the composition rules; TIFF: libtiff;
@@ -17,11 +18,19 @@ enum ConformCommand {
     --isolate            decode each file in a child process, so a crash is counted
     --expectations FILE  allowed verdicts beyond identical/rejected-by-both/partial
                          (default Conformance/expectations.tsv)
-    Exit status 0 when every verdict is within the expectations, 1 otherwise, 2 usage.
+    --golden FILE        compare each file's output digests (CRC-32 of the reference's
+                         and of PureImage's pixels) with a manifest such as
+                         Conformance/golden.tsv, and say which side moved: the reference
+                         (a library version or platform) or the decoder
+    --write-golden FILE  write this run's digests, library versions and machine as a
+                         manifest (make it on the corpus root: pureimage conform
+                         ../shared/corpus --write-golden Conformance/golden.tsv)
+    Exit status 0 when every verdict is within the expectations and (with --golden) no
+    decoder output moved, 1 otherwise, 2 usage.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--json", "--report", "--expectations"],
+        let parsed = try Arguments(arguments, valued: ["--json", "--report", "--expectations", "--golden", "--write-golden"],
                                    allowedFlags: ["--isolate", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
         var roots = parsed.positional
@@ -34,6 +43,15 @@ enum ConformCommand {
         }
         for root in roots where !CorpusWalk.isDirectory(root) {
             throw UsageError(message: "\(root) is not a folder")
+        }
+        var golden: GoldenDigests?
+        if let goldenPath = parsed.value("--golden") {
+            guard let bytes = try? ImageFiles.read(goldenPath) else { throw UsageError(message: "cannot read \(goldenPath)") }
+            do {
+                golden = try GoldenDigests(parsing: String(decoding: bytes, as: UTF8.self))
+            } catch {
+                throw UsageError(message: "\(goldenPath): \(error)")
+            }
         }
         let expectationsPath = parsed.value("--expectations") ?? "Conformance/expectations.tsv"
         var expectations = Expectations()
@@ -67,9 +85,18 @@ enum ConformCommand {
         if let reportPath = parsed.value("--report") {
             try FileIO.write(Array(HTMLReport.render(run).utf8), to: reportPath)
         }
+        if let goldenPath = parsed.value("--write-golden") {
+            try FileIO.write(Array(GoldenDigests(run: run, environment: .current).serialized().utf8), to: goldenPath)
+        }
+        var goldenHolds = true
+        if let golden {
+            let check = golden.check(run, current: .current)
+            print(check.summary())
+            goldenHolds = check.decoderUnchanged
+        }
         let totals = run.totals
         print("conform: \(totals.files) images: \(totals.counts[.identical] ?? 0) identical, \(run.unexpected.count) outside the expectations")
-        return run.unexpected.isEmpty ? ExitStatus.success : ExitStatus.invalidInput
+        return run.unexpected.isEmpty && goldenHolds ? ExitStatus.success : ExitStatus.invalidInput
     }
 
     static func printProgress(_ text: String) {
@@ -110,6 +137,8 @@ enum Isolation {
             case "format": report.format = value
             case "frames": report.frames = Int(value) ?? 0
             case "detail": report.detail = value
+            case "oursDigest": report.oursDigest = UInt32(value, radix: 16)
+            case "referenceDigest": report.referenceDigest = UInt32(value, radix: 16)
             case "difference":
                 let numbers = value.split(separator: ",").compactMap { Int($0) }
                 if numbers.count == 8 {
@@ -129,6 +158,8 @@ enum Isolation {
         let report = FileComparison.compare(bytes: bytes, path: arguments[0], relativePath: arguments[1], suite: arguments[2])
         var lines = ["verdict=\(report.verdict.rawValue)", "format=\(report.format)", "frames=\(report.frames)",
                      "detail=\(report.detail.replacingOccurrences(of: "\n", with: " "))"]
+        if let digest = report.oursDigest { lines.append("oursDigest=\(String(digest, radix: 16))") }
+        if let digest = report.referenceDigest { lines.append("referenceDigest=\(String(digest, radix: 16))") }
         if let d = report.difference {
             lines.append("difference=\(d.x),\(d.y),\(d.channel),\(d.ours),\(d.reference),\(d.maxDifference),\(d.differingSamples),\(report.differingFrame ?? 0)")
         }

@@ -268,6 +268,15 @@ int pi_ref_stb_decode(const uint8_t *data, size_t size, int channels, int bits, 
 int pi_ref_stb_gif_decode(const uint8_t *data, size_t size, PIRefImage *out, int *frame_count);
 void pi_ref_stb_image_free(PIRefImage *image);
 
+// ---- Versions and digests (the golden-digest manifest, Conformance/golden.tsv) -------------
+// "libpng 1.6.39; libjpeg-turbo 2.1.5; giflib 5.2.1; libtiff 4.5.0; libwebp 1.2.4": the
+// versions of the libraries this build uses (libpng, libtiff and libwebp as the loaded library
+// reports them; libjpeg-turbo and giflib, which have no run-time query, from their headers).
+void pi_ref_library_versions(char *buffer, size_t size);
+
+// zlib's crc32 (ISO 3309, the CRC of PNG and gzip) continued over `size` bytes; start from 0.
+uint32_t pi_ref_crc32(uint32_t crc, const uint8_t *data, size_t size);
+
 // ---- The bench's allocator --------------------------------------------------------------
 // glibc only: fixes malloc's mmap and trim thresholds at `bytes` (mallopt M_MMAP_THRESHOLD and
 // M_TRIM_THRESHOLD), which also turns off glibc's dynamic threshold. Every allocation of at least
