@@ -114,26 +114,29 @@ enum GIFFrameKernel {
         table.words.withUnsafeBufferPointer { words in
             indices.withUnsafeBufferPointer { source in
                 canvas.withUnsafeMutableBytes { raw in
-                    let destination = raw.bindMemory(to: UInt32.self)
-                    for stored in 0..<storedRows {
-                        let y = d.top + displayRow(stored, height: d.height, interlaced: d.interlaced)
-                        guard y >= bandTop, y < bandEnd else { continue }
-                        // Pixels of this stored row that were decoded: all but possibly the last row.
-                        let rowStart = stored * d.width
-                        let available = min(d.width, decoded - rowStart)
-                        let end = min(x1, d.left + available)
-                        guard end > x0 else { continue }
-                        // source index rowStart + (x − left) < decoded ≤ indices.count;
-                        // destination (y − bandTop) × W + x < W × (bandEnd − bandTop), the rows
-                        // `canvas` holds (x < x1 ≤ W, bandTop ≤ y < bandEnd).
-                        var s = rowStart + (x0 - d.left)
-                        var p = (y - bandTop) * canvasWidth + x0
-                        let pEnd = (y - bandTop) * canvasWidth + end
-                        while p < pEnd {
-                            let index = Int(source[s])
-                            if index != transparent { destination[p] = words[index] }
-                            s += 1
-                            p += 1
+                    // Four bytes per pixel, written as one word: the canvas's bytes viewed as
+                    // UInt32 for this loop only (array storage is word-aligned).
+                    raw.withMemoryRebound(to: UInt32.self) { destination in
+                        for stored in 0..<storedRows {
+                            let y = d.top + displayRow(stored, height: d.height, interlaced: d.interlaced)
+                            guard y >= bandTop, y < bandEnd else { continue }
+                            // Pixels of this stored row that were decoded: all but possibly the last row.
+                            let rowStart = stored * d.width
+                            let available = min(d.width, decoded - rowStart)
+                            let end = min(x1, d.left + available)
+                            guard end > x0 else { continue }
+                            // source index rowStart + (x − left) < decoded ≤ indices.count;
+                            // destination (y − bandTop) × W + x < W × (bandEnd − bandTop), the rows
+                            // `canvas` holds (x < x1 ≤ W, bandTop ≤ y < bandEnd).
+                            var s = rowStart + (x0 - d.left)
+                            var p = (y - bandTop) * canvasWidth + x0
+                            let pEnd = (y - bandTop) * canvasWidth + end
+                            while p < pEnd {
+                                let index = Int(source[s])
+                                if index != transparent { destination[p] = words[index] }
+                                s += 1
+                                p += 1
+                            }
                         }
                     }
                 }

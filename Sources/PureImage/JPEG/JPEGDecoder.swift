@@ -32,6 +32,9 @@ final class JPEGDecoder: FormatDecoder {
     /// DAC conditioning for arithmetic scans (defaults until a DAC segment says otherwise).
     private var conditioning = ArithmeticConditioning()
     private var metadata = JPEGMetadata()
+    /// A first scan of unknown height (SOF with Y = 0) searched for its DNL as far as the bytes
+    /// went: where the scan starts and where the search goes on.
+    private var dnlSearch: (scanStart: Int, resumeAt: Int)?
 
     private var geometry: FrameGeometry?
     private var store: CoefficientStore?
@@ -185,11 +188,17 @@ final class JPEGDecoder: FormatDecoder {
                 if length >= 0 && available >= max(2, length) {
                     if code == JPEGMarker.sos, renderer == nil, let frame, frame.height == 0 {
                         // B.2.5: the height comes from the DNL segment after this first scan.
-                        switch Self.definedLines(input, scanStart: input.readIndex + length) {
+                        // Fed in pieces, the search goes on where the previous piece ended
+                        // (a rescan from the SOS each time would be quadratic in the scan's size).
+                        let scanStart = input.readIndex + length
+                        let resume = dnlSearch.flatMap { $0.scanStart == scanStart ? $0.resumeAt : nil } ?? scanStart
+                        switch Self.definedLines(input, from: resume) {
                         case .lines(let lines):
+                            dnlSearch = nil
                             self.frame = frame.defining(lines: lines)
                             properties?.height = lines
-                        case .notYet:
+                        case .notYet(let resumeAt):
+                            dnlSearch = (scanStart, resumeAt)
                             guard input.isClosed else { return .needMoreInput }
                             throw DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "the first scan (no DNL yet)"))
                         case .missing(let offset):
@@ -370,8 +379,9 @@ final class JPEGDecoder: FormatDecoder {
 
     enum DefinedLines: Equatable {
         case lines(Int)
-        /// The bytes so far end inside the first scan or its DNL segment.
-        case notYet
+        /// The bytes so far end inside the first scan or its DNL segment; the search can go
+        /// on from `resumeAt` when more arrive.
+        case notYet(resumeAt: Int)
         /// Another marker (at `offset`) ends the first scan: no DNL.
         case missing(offset: Int)
     }
@@ -381,28 +391,36 @@ final class JPEGDecoder: FormatDecoder {
     /// markers included) up to the marker that ends it, which must be DNL (Ld 4, NL ≥ 1).
     /// The decoder reads this before decoding the scan, so the frame is sized as if its SOF
     /// had said NL — a DNL file decodes like the same file with NL in its SOF.
-    static func definedLines(_ input: InputBuffer, scanStart: Int) -> DefinedLines {
-        var at = scanStart
+    /// `from` is the scan's first byte, or where an earlier search of it stopped.
+    static func definedLines(_ input: InputBuffer, from start: Int) -> DefinedLines {
+        var at = start
         while true {
             let result = input.bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: at, end: input.writeIndex) }
-            guard case .marker(let code, let offset, let next, _) = result else { return .notYet }
-            if JPEGMarker.isRST(code) {
-                at = next
-                continue
-            }
-            guard code == JPEGMarker.dnl else { return .missing(offset: offset) }
-            guard next + 4 <= input.writeIndex else { return .notYet }
+            switch result {
+            case .endOfBytes(let discarded):
+                // Everything before `at + discarded` is data; from there on (a run of 0xFF at
+                // most) the next bytes decide.
+                return .notYet(resumeAt: at + discarded)
+            case .marker(let code, let offset, let next, _):
+                if JPEGMarker.isRST(code) {
+                    at = next
+                    continue
+                }
+                guard code == JPEGMarker.dnl else { return .missing(offset: offset) }
+                guard next + 4 <= input.writeIndex else { return .notYet(resumeAt: offset) }
             let length = Int(input.bytes[next]) << 8 | Int(input.bytes[next + 1])
-            let lines = Int(input.bytes[next + 2]) << 8 | Int(input.bytes[next + 3])
-            return length == 4 && lines > 0 ? .lines(lines) : .missing(offset: offset)
+                let lines = Int(input.bytes[next + 2]) << 8 | Int(input.bytes[next + 3])
+                return length == 4 && lines > 0 ? .lines(lines) : .missing(offset: offset)
+            }
         }
     }
 
-    /// The header walk over a frame this decoder does not decode (arithmetic coding, lossless,
-    /// hierarchical, 12- or 16-bit samples; a decode refuses it with `refusal`): its header is
-    /// read like any other — size, components, precision, progression (SOF2, SOF6, SOF10 and
-    /// SOF14 are progressive) — so `properties()` describes the file as `jpeg_read_header` of a
-    /// decoder that supports it would, and the walk ends at the first scan as usual.
+    /// The header walk over a frame this decoder does not decode (the hierarchical processes,
+    /// SOF5–7 and SOF13–15, and precisions its process does not allow; a decode refuses it
+    /// with `refusal`): its header is read like any
+    /// other — size, components, precision, progression (SOF6 and SOF14 are progressive) — so
+    /// `properties()` describes the file as `jpeg_read_header` of a decoder that supports it
+    /// would, and the walk ends at the first scan as usual.
     private func describeOnly(_ parsed: FrameHeader, segment: JPEGSegment, refusal: DecodeError) throws(DecodeError) {
         progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(segment.marker)
         frame = parsed
@@ -422,15 +440,17 @@ final class JPEGDecoder: FormatDecoder {
         try checkSupported(frame, at: offset)
         guard var properties else { return }
         let transform = colorTransform(for: frame).0
+        try checkConvertible(frame, transform: transform, at: offset)
         properties.colorModel = transform.colorModel
         // The output-size check JPEGRenderer makes, so a probe refuses what a decode would.
         let geometry: FrameGeometry
         do {
-            geometry = try FrameGeometry(frame: frame, scaleDenominator: options.jpegScaleDenominator)
+            geometry = try FrameGeometry(frame: frame, scaleDenominator: options.jpegScaleDenominator, lossless: lossless)
         } catch {
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, error)
         }
-        _ = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: transform.channels,
+        _ = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight,
+                                    bytesPerPixel: transform.channels * (frame.precision > 8 ? 2 : 1),
                                     limits: options.limits, format: .jpeg, offset: offset)
         applyMetadata(to: &properties)
         self.properties = properties
@@ -702,6 +722,10 @@ final class JPEGDecoder: FormatDecoder {
     /// convert, and scales it does not offer.
     private func checkSupported(_ frame: FrameHeader, at offset: Int) throws(DecodeError) {
         let count = frame.components.count
+        // A zero height that no DNL defined (the first scan cut off before its end was seen).
+        guard frame.height > 0 else {
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.emptyImage(width: frame.width, height: 0, components: count))
+        }
         guard frame.width <= 65500, frame.height <= 65500 else {
             throw DecodeError(.limitExceeded, format: .jpeg, offset: offset, JPEGError.dimensionTooLarge(width: frame.width, height: frame.height))
         }
@@ -714,6 +738,14 @@ final class JPEGDecoder: FormatDecoder {
         guard [1, 2, 4, 8].contains(options.jpegScaleDenominator) else {
             throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.scaleDenominator(options.jpegScaleDenominator))
         }
+    }
+
+    /// libjpeg-turbo converts no lossless colours; PureImage converts lossless YCbCr with the
+    /// arithmetic of the lossy decoder, which exists for 8 and 12 bits only (its centre 2^(P−1)
+    /// and range 0…2^P−1 are built into the tables), so other precisions are refused.
+    private func checkConvertible(_ frame: FrameHeader, transform: JPEGColorTransform, at offset: Int) throws(DecodeError) {
+        guard lossless, frame.precision != 8, frame.precision != 12, transform == .yccToRGB || transform == .ycckToCMYK else { return }
+        throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.losslessColorConversion(precision: frame.precision))
     }
 
     /// The colour transform, whether CMYK is inverted, and a problem to warn about. JPEG-in-TIFF
@@ -736,11 +768,7 @@ final class JPEGDecoder: FormatDecoder {
         let scale = options.jpegScaleDenominator
         let (transform, inverted, problem) = colorTransform(for: frame)
         if let problem { warn(at: offset, problem) }
-        if lossless && frame.precision > 12 && (transform == .yccToRGB || transform == .ycckToCMYK) {
-            // libjpeg-turbo converts no lossless colours; PureImage converts YCbCr with the
-            // 8- and 12-bit arithmetic of the lossy decoder, and has none for more bits.
-            throw DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.losslessColorConversion(precision: frame.precision))
-        }
+        try checkConvertible(frame, transform: transform, at: offset)
         let geometry: FrameGeometry
         do {
             geometry = try FrameGeometry(frame: frame, scaleDenominator: scale, lossless: lossless)
@@ -925,7 +953,15 @@ final class JPEGDecoder: FormatDecoder {
         state = .done
     }
 
+    /// Warnings kept per image; past this, one more says the rest were dropped (a file can
+    /// repeat one problem per restart interval, millions of times).
+    static let warningLimit = 1000
+
     private func warn(at offset: Int?, _ message: String) {
-        warnings.append(DecodeWarning(offset: offset, message))
+        if warnings.count < Self.warningLimit {
+            warnings.append(DecodeWarning(offset: offset, message))
+        } else if warnings.count == Self.warningLimit {
+            warnings.append(DecodeWarning(offset: offset, "further warnings not recorded (more than \(Self.warningLimit))"))
+        }
     }
 }

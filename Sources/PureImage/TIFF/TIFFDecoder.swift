@@ -154,8 +154,16 @@ final class TIFFDecoder: FormatDecoder {
                     // Band by band as the bytes arrive; once the input is closed, bands whose
                     // chunks run past the end decode what is there.
                     while !page.isComplete {
-                        if !input.isClosed && !page.nextBandIsPresent(available: input.writeIndex) { return .needMoreInput }
-                        try page.decodeNextBand(bytes: input.bytes)
+                        if !input.isClosed && !page.nextBandIsPresent(available: input.writeIndex) {
+                            page.flushPendingRows()
+                            return .needMoreInput
+                        }
+                        do {
+                            try page.decodeNextBand(bytes: input.bytes)
+                        } catch {
+                            page.flushPendingRows()
+                            throw error
+                        }
                     }
                     pageInProgress = nil
                     warnings += page.warnings

@@ -79,12 +79,8 @@ final class TIFFPageDecoder {
             pendingRows = nil   // the local is then the array's only reference: appended in place
             pending.rows += rendered.height
             pending.bytes.append(contentsOf: rendered.bytes)
-            if isComplete || pending.bytes.count >= 1 << 16 {
-                rowSink(Bitmap(uncheckedWidth: pending.first.width, height: pending.rows, format: pending.first.format,
-                               bytesPerRow: pending.first.bytesPerRow, bytes: pending.bytes))
-            } else {
-                pendingRows = pending
-            }
+            pendingRows = pending
+            if isComplete || pending.bytes.count >= 1 << 16 { flushPendingRows() }
             return
         }
         if bitmap == nil {
@@ -96,6 +92,15 @@ final class TIFFPageDecoder {
         // Both are tight rows of the same format and width, so the band is one contiguous copy.
         let start = top * rendered.bytesPerRow
         bitmap?.bytes.replaceSubrange(start ..< start + rendered.bytes.count, with: rendered.bytes)
+    }
+
+    /// Hands the gathered rows to `rowSink` now: before the decoder waits for more input (the
+    /// caller sees every row decoded so far) and before an error ends the page.
+    func flushPendingRows() {
+        guard let pending = pendingRows, let rowSink else { return }
+        pendingRows = nil
+        rowSink(Bitmap(uncheckedWidth: pending.first.width, height: pending.rows, format: pending.first.format,
+                       bytesPerRow: pending.first.bytesPerRow, bytes: pending.bytes))
     }
 
     /// The chunk indices of a band, plane by plane, left to right.

@@ -69,6 +69,14 @@ struct ArithmeticScan: EntropyScan {
         state = State(decoder: ArithmeticDecoder(position: start), restartsToGo: restartInterval)
         // jdarith.c `start_pass`: the statistics this scan uses start cleared.
         resetStatistics()
+        let usesDC: Bool, usesAC: Bool
+        switch kind {
+        case .sequential: (usesDC, usesAC) = (true, true)
+        case .dcFirst: (usesDC, usesAC) = (true, false)
+        case .dcRefine: (usesDC, usesAC) = (false, false)
+        case .acFirst, .acRefine: (usesDC, usesAC) = (false, true)
+        }
+        statistics.track(dcTables: usesDC ? slots.map(\.dcTable) : [], acTables: usesAC ? slots.map(\.acTable) : [])
     }
 
     var totalMCUs: Int { mcusPerRow * mcuRows }
@@ -87,7 +95,10 @@ struct ArithmeticScan: EntropyScan {
             let mx = state.mcu % mcusPerRow, my = state.mcu / mcusPerRow
             let saved = closed ? nil : state
             let warningCount = warnings.count
-            if !closed { statistics.save(blocks: slots.map { block(of: $0, mx: mx, my: my) }) }
+            if !closed {
+                statistics.save()
+                for slot in slots { statistics.save(block: block(of: slot, mx: mx, my: my)) }
+            }
             let complete = decodeMCU(base, bytes, end: end, closed: closed, mx: mx, my: my) && !state.decoder.starved
             if !complete, let saved {
                 state = saved
@@ -162,7 +173,7 @@ struct ArithmeticScan: EntropyScan {
 
     /// jdarith.c's JWRN_ARITH_BAD_CODE: the rest of this restart interval decodes as zeros.
     private mutating func badCode() -> Bool {
-        warnings.append((state.decoder.position, "Corrupt JPEG data: bad arithmetic code"))
+        RestartMarkers.record((state.decoder.position, "Corrupt JPEG data: bad arithmetic code"), in: &warnings)
         state.decoder.ct = -1
         return false
     }
@@ -335,15 +346,23 @@ struct ArithmeticScan: EntropyScan {
 /// H.2: 25 two-dimensional contexts of 4 bins, then two magnitude sets of 29); 256 for each of
 /// the 16 AC tables (F.1.4.4.2 needs 245); and the fixed-½ bin, in
 /// one allocation with room for a saved copy and the blocks of one MCU (suspension).
+///
+/// Saving before every MCU of a stream fed in pieces copies only the areas of the tables the
+/// scan uses (`track`) and at most 10 blocks, into storage allocated once.
 final class ArithmeticStatistics {
     private static let acBins = 256
+    /// At most 10 blocks per MCU (B.2.3).
+    private static let maxBlocks = 10
     private let dcBins: Int
     private let binCount: Int
     private let bins: UnsafeMutablePointer<UInt8>
     private let savedBins: UnsafeMutablePointer<UInt8>
-    /// At most 10 blocks per MCU (B.2.3), 64 coefficients each.
+    /// 64 coefficients for each saved block, and where each came from.
     private let savedBlocks: UnsafeMutablePointer<Int16>
-    private var savedBlockPointers: [UnsafeMutablePointer<Int16>] = []
+    private let savedBlockPointers: UnsafeMutablePointer<UnsafeMutablePointer<Int16>?>
+    private var savedBlockCount = 0
+    /// (first bin, bins) of each area `save` copies.
+    private var trackedAreas: [(start: Int, count: Int)] = []
 
     init(lossless: Bool = false) {
         dcBins = lossless ? 158 : 64
@@ -353,14 +372,17 @@ final class ArithmeticStatistics {
         bins[binCount - 1] = QMStates.fixedBin
         savedBins = .allocate(capacity: binCount)
         savedBins.initialize(repeating: 0, count: binCount)
-        savedBlocks = .allocate(capacity: 10 * 64)
-        savedBlocks.initialize(repeating: 0, count: 10 * 64)
+        savedBlocks = .allocate(capacity: Self.maxBlocks * 64)
+        savedBlocks.initialize(repeating: 0, count: Self.maxBlocks * 64)
+        savedBlockPointers = .allocate(capacity: Self.maxBlocks)
+        savedBlockPointers.initialize(repeating: nil, count: Self.maxBlocks)
     }
 
     deinit {
         bins.deallocate()
         savedBins.deallocate()
         savedBlocks.deallocate()
+        savedBlockPointers.deallocate()
     }
 
     /// Bound: table indices are 4-bit fields of the scan header (0…15).
@@ -371,16 +393,32 @@ final class ArithmeticStatistics {
     func clearDC(_ table: Int) { dc(table).update(repeating: 0, count: dcBins) }
     func clearAC(_ table: Int) { ac(table).update(repeating: 0, count: Self.acBins) }
 
-    /// Saves the bins and the MCU's blocks (≤ 10) before an attempt that may starve.
-    func save(blocks: [UnsafeMutablePointer<Int16>]) {
-        savedBins.update(from: bins, count: binCount)
-        savedBlockPointers = Array(blocks.prefix(10))
-        for (index, block) in savedBlockPointers.enumerated() { (savedBlocks + index * 64).update(from: block, count: 64) }
+    /// The tables whose bins the scan adapts (the fixed bin never changes: its state, 113,
+    /// leads to itself).
+    func track(dcTables: [Int], acTables: [Int]) {
+        trackedAreas = Set(dcTables.map { $0 & 15 }).sorted().map { ($0 * dcBins, dcBins) }
+            + Set(acTables.map { $0 & 15 }).sorted().map { (16 * dcBins + $0 * Self.acBins, Self.acBins) }
+    }
+
+    /// Saves the tracked bins before an attempt that may starve; the MCU's blocks follow
+    /// with `save(block:)`.
+    func save() {
+        for area in trackedAreas { (savedBins + area.start).update(from: bins + area.start, count: area.count) }
+        savedBlockCount = 0
+    }
+
+    func save(block: UnsafeMutablePointer<Int16>) {
+        guard savedBlockCount < Self.maxBlocks else { return }
+        (savedBlocks + savedBlockCount * 64).update(from: block, count: 64)
+        savedBlockPointers[savedBlockCount] = block
+        savedBlockCount += 1
     }
 
     /// Puts back what `save` saved.
     func restore() {
-        bins.update(from: savedBins, count: binCount)
-        for (index, block) in savedBlockPointers.enumerated() { block.update(from: savedBlocks + index * 64, count: 64) }
+        for area in trackedAreas { (bins + area.start).update(from: savedBins + area.start, count: area.count) }
+        for index in 0..<savedBlockCount {
+            savedBlockPointers[index]?.update(from: savedBlocks + index * 64, count: 64)
+        }
     }
 }

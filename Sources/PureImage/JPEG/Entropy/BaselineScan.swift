@@ -217,7 +217,7 @@ struct BaselineScan: EntropyScan {
             if state.reader.endOfInput { ranOutOfInput = true }
             if !state.warnedInsufficient {
                 state.warnedInsufficient = true
-                warnings.append((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"))
+                RestartMarkers.record((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"), in: &warnings)
             }
         }
     }
@@ -236,7 +236,7 @@ struct BaselineScan: EntropyScan {
         let symbol = state.reader.decodeSymbol(table, base, end: end, closed: closed)
         guard symbol == EntropyBitReader.noCode else { return symbol }
         state.badCodes += 1
-        if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
+        if state.badCodes == 1 { RestartMarkers.record((state.reader.position, "Corrupt JPEG data: bad Huffman code"), in: &warnings) }
         return 0
     }
 

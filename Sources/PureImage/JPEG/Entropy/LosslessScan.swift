@@ -106,6 +106,7 @@ struct LosslessScan: EntropyScan {
         statistics = arithmeticCoded ? ArithmeticStatistics(lossless: true) : nil
         state = State(reader: EntropyBitReader(position: start), arithmetic: ArithmeticDecoder(position: start), restartRowsToGo: restartRows)
         for component in components { statistics?.clearDC(component.table) }
+        statistics?.track(dcTables: components.map(\.table), acTables: [])
     }
 
     var position: Int { arithmeticCoded ? state.arithmetic.position : state.reader.position }
@@ -127,7 +128,7 @@ struct LosslessScan: EntropyScan {
         while state.mcuRow < mcuRows {
             let saved = state
             let warningCount = warnings.count
-            if !closed { statistics?.save(blocks: []) }
+            if !closed { statistics?.save() }
             let complete = decodeMCURow(base, bytes, end: end, closed: closed) && !state.arithmetic.starved
             if !complete {
                 state = saved
@@ -189,6 +190,8 @@ struct LosslessScan: EntropyScan {
         // component's table; the lines and tables are looked up once per MCU row.
         var units: [(row: UnsafeMutablePointer<Int32>, table: HuffmanTable.Pointers, h: Int)] = []
         for (ci, component) in components.enumerated() {
+            // startLosslessScan installed a table for every component of a Huffman scan (a
+            // missing one is refused there), so this never ends the MCU early.
             guard let table = tables[component.table] else { return true }
             for yy in 0..<component.v {
                 units.append((buffers.differences(ci, line: interleaved ? yy : rowInIMCURow), table, component.h))
@@ -230,7 +233,7 @@ struct LosslessScan: EntropyScan {
             state.insufficient = true
             if !state.warnedInsufficient {
                 state.warnedInsufficient = true
-                warnings.append((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"))
+                RestartMarkers.record((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"), in: &warnings)
             }
         }
     }
@@ -264,7 +267,7 @@ struct LosslessScan: EntropyScan {
         if ssss == -1 { return nil }
         if ssss == EntropyBitReader.noCode {
             state.badCodes += 1
-            if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
+            if state.badCodes == 1 { RestartMarkers.record((state.reader.position, "Corrupt JPEG data: bad Huffman code"), in: &warnings) }
             ssss = 0
         }
         switch ssss {
@@ -305,7 +308,7 @@ struct LosslessScan: EntropyScan {
             while decode(st) != 0 {
                 m <<= 1
                 if m == 0x8000 {
-                    warnings.append((state.arithmetic.position, "Corrupt JPEG data: bad arithmetic code"))
+                    RestartMarkers.record((state.arithmetic.position, "Corrupt JPEG data: bad arithmetic code"), in: &warnings)
                     state.arithmetic.ct = -1
                     return 0
                 }

@@ -25,7 +25,7 @@ extension BaselineScan {
                 if s != 0 {
                     if s != 1 {
                         state.badCodes += 1
-                        if state.badCodes == 1 { warnings.append((state.reader.position, "Corrupt JPEG data: bad Huffman code")) }
+                        if state.badCodes == 1 { RestartMarkers.record((state.reader.position, "Corrupt JPEG data: bad Huffman code"), in: &warnings) }
                     }
                     guard let sign = receive(1, base, end: end, closed: closed) else { return false }
                     newValue = sign != 0 ? p1 : m1

@@ -39,7 +39,7 @@ enum RestartMarkers {
         switch MarkerScanner.next(in: bytes, from: cursor.position, end: end) {
         case .marker(let code, let offset, let next, let discarded):
             if discarded > 0 {
-                warnings.append((offset, "Corrupt JPEG data: \(discarded) extraneous bytes before marker 0x\(hex2(code).lowercased())"))
+                record((offset, "Corrupt JPEG data: \(discarded) extraneous bytes before marker 0x\(hex2(code).lowercased())"), in: &warnings)
             }
             cursor.marker = Int(code)
             cursor.markerOffset = offset
@@ -61,8 +61,8 @@ enum RestartMarkers {
     /// leave it, so the interval decodes as empty (zeros).
     static func resync<Cursor: MarkerCursor>(desired: Int, _ cursor: inout Cursor, _ bytes: UnsafeBufferPointer<UInt8>, end: Int,
                                              closed: Bool, warnings: inout [(Int, String)]) -> Bool {
-        warnings.append((cursor.markerOffset,
-                         "Corrupt JPEG data: found marker 0x\(hex2(UInt8(truncatingIfNeeded: cursor.marker)).lowercased()) instead of RST\(desired)"))
+        record((cursor.markerOffset,
+                "Corrupt JPEG data: found marker 0x\(hex2(UInt8(truncatingIfNeeded: cursor.marker)).lowercased()) instead of RST\(desired)"), in: &warnings)
         while true {
             let marker = cursor.marker
             let rst = Int(JPEGMarker.rst0)
@@ -88,5 +88,13 @@ enum RestartMarkers {
                 return true
             }
         }
+    }
+
+    /// A scan's warnings between two hand-overs to the decoder are kept to this many: with DRI 1,
+    /// a damaged or cut-off large file would otherwise collect one per restart interval.
+    static let warningsPerHandOver = 100
+
+    static func record(_ warning: (Int, String), in warnings: inout [(Int, String)]) {
+        if warnings.count < warningsPerHandOver { warnings.append(warning) }
     }
 }

@@ -63,6 +63,8 @@ enum JPEGMarker {
 
     /// The coding process an SOF code announces (T.81 Table B.1).
     static func processName(_ code: UInt8) -> String {
+        // 0xC8 (JPG) is reserved for extensions, not the arithmetic twin of SOF0.
+        if code == 0xC8 { return "reserved (JPG extension)" }
         let coding = (0xC9...0xCF).contains(code) ? "arithmetic" : "Huffman"
         switch code & 0xF7 {
         case 0xC0: return code == sof0 ? "baseline DCT, Huffman" : "extended sequential DCT, \(coding)"

@@ -189,37 +189,44 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
             output = [UInt8](repeating: 0, count: rowSink == nil ? outputBytes : rowBytes)
         }
         let samplesPerRow = width * channels
-        output.withUnsafeMutableBytes { output in
-            // The output's bytes hold `Sample`s (2-byte aligned for UInt16: rows are whole samples).
-            guard let out = output.baseAddress?.bindMemory(to: Sample.self, capacity: output.count / MemoryLayout<Sample>.size) else { return }
-            while rowsDone < geometry.outputHeight {
-                let y = rowsDone
-                var ready = true
-                for c in 0..<geometry.components.count where geometry.lastSampleRow(component: c, outputRow: y) >= rowsReady[c] {
-                    ready = false
-                }
-                guard ready else { break }
-                for c in 0..<geometry.components.count {
-                    rowPointers[c] = upsampleRow(component: c, outputRow: y)
-                }
-                // Bound: row y < outputHeight, `samplesPerRow` samples at y × samplesPerRow.
-                let destination = out + (rowSink == nil ? y * samplesPerRow : 0)
-                switch transform {
-                case .gray:
-                    destination.update(from: rowPointers[0], count: width)
-                case .rgb, .cmyk:
-                    ColorConversionKernels.interleave(rowPointers, width: width, destination)
-                case .yccToRGB:
-                    Kernels.yccToRGB(rowPointers[0], rowPointers[1], rowPointers[2], width: width, destination)
-                case .ycckToCMYK:
-                    Kernels.ycckToCMYK(rowPointers[0], rowPointers[1], rowPointers[2], rowPointers[3], width: width, destination)
-                }
-                if invertCMYK {
-                    for i in 0..<samplesPerRow { destination[i] = maximum &- destination[i] }
-                }
-                rowSink?(UnsafeBufferPointer(start: UnsafeRawPointer(destination).assumingMemoryBound(to: UInt8.self), count: rowBytes))
-                rowsDone += 1
+        while rowsDone < geometry.outputHeight {
+            let y = rowsDone
+            var ready = true
+            for c in 0..<geometry.components.count where geometry.lastSampleRow(component: c, outputRow: y) >= rowsReady[c] {
+                ready = false
             }
+            guard ready else { break }
+            for c in 0..<geometry.components.count {
+                rowPointers[c] = upsampleRow(component: c, outputRow: y)
+            }
+            let rowOffset = rowSink == nil ? y * samplesPerRow : 0
+            output.withUnsafeMutableBytes { output in
+                // The output's bytes hold `Sample`s, viewed as such for this row only (rows are
+                // whole samples, so a UInt16 row starts 2-byte aligned).
+                guard let base = output.baseAddress else { return }
+                base.withMemoryRebound(to: Sample.self, capacity: output.count / MemoryLayout<Sample>.size) { out in
+                    // Bound: row y < outputHeight, `samplesPerRow` samples at y × samplesPerRow
+                    // (or at 0 in the one-row buffer of a row sink).
+                    let destination = out + rowOffset
+                    switch transform {
+                    case .gray:
+                        destination.update(from: rowPointers[0], count: width)
+                    case .rgb, .cmyk:
+                        ColorConversionKernels.interleave(rowPointers, width: width, destination)
+                    case .yccToRGB:
+                        Kernels.yccToRGB(rowPointers[0], rowPointers[1], rowPointers[2], width: width, destination)
+                    case .ycckToCMYK:
+                        Kernels.ycckToCMYK(rowPointers[0], rowPointers[1], rowPointers[2], rowPointers[3], width: width, destination)
+                    }
+                    if invertCMYK {
+                        for i in 0..<samplesPerRow { destination[i] = maximum &- destination[i] }
+                    }
+                }
+            }
+            if let rowSink {
+                output.withUnsafeBufferPointer { rowSink(UnsafeBufferPointer(rebasing: $0.prefix(rowBytes))) }
+            }
+            rowsDone += 1
         }
         return rowsDone - start
     }
