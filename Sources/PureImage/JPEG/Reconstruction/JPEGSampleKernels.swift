@@ -2,6 +2,12 @@
 /// the top-left output sample, the output stride in samples, a 128-Int32 workspace.
 typealias JPEGIDCT<Sample> = (UnsafePointer<Int16>, UnsafePointer<Int32>, UnsafeMutablePointer<Sample>, Int, UnsafeMutablePointer<Int32>) -> Void
 
+// Bounds: every pointer here comes from `JPEGRenderer`, which sizes the sample rows to the
+// component's padded width (a whole number of blocks, plus one sample each side for the fancy
+// filters) and the output rows to `width` pixels; the kernels read and write `width` samples
+// (upsampled: `2 × width`) from the pointers they are given and nothing else. Sample values stay
+// in 0...maxSample because every IDCT output passes through the range limit.
+
 /// What `JPEGRenderer` does differently for each sample size: the IDCT and its multipliers, the
 /// fancy upsampling filters and the YCbCr conversions (jdsample.c, jdcolor.c). Replication
 /// and interleaving are the same at every size (`UpsamplingKernels.replicate`,
