@@ -727,8 +727,9 @@ int pi_ref_tiff_decode_samples(const uint8_t *data, size_t size, int page, PIRef
         TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
     }
     TIFFGetFieldDefaulted(tif, TIFFTAG_YCBCRSUBSAMPLING, &sub_h, &sub_v);
+    // Old-style JPEG has no JPEGCOLORMODE: libtiff hands out its raw data units too.
     subsampled = photometric == PHOTOMETRIC_YCBCR && compression != COMPRESSION_JPEG &&
-                 compression != COMPRESSION_OJPEG && !separate && (sub_h != 1 || sub_v != 1);
+                 !separate && (sub_h != 1 || sub_v != 1);
     nchunks = TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
 
     if (subsampled) {

@@ -40,8 +40,13 @@ enum TIFFLZWDecoder {
 
     /// Decodes one strip or tile into `output` (sized to the bytes wanted). Returns the number
     /// of bytes written and why decoding stopped.
-    static func decode(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> (written: Int, outcome: Outcome) {
-        var lzw = LZWDecoder(variant: .tiff, minimumCodeSize: 8)
+    ///
+    /// `oldStyle`: the pre-6.0 flavour (TIFF 5.0 writers, libtiff's `LZWDecodeCompat`): codes
+    /// packed LSB-first and widened without the early change — exactly GIF's LZW with an 8-bit
+    /// alphabet (Clear 256, End 257), so it runs as the `.gif` variant. libtiff recognises it by
+    /// its first two bytes (see `isOldStyle`).
+    static func decode(_ input: ArraySlice<UInt8>, oldStyle: Bool = false, into output: inout [UInt8]) -> (written: Int, outcome: Outcome) {
+        var lzw = LZWDecoder(variant: oldStyle ? .gif : .tiff, minimumCodeSize: 8)
         let stop = input.withUnsafeBytes { bytes in
             output.withUnsafeMutableBufferPointer { lzw.decode(bytes, into: $0) }
         }
@@ -57,5 +62,13 @@ enum TIFFLZWDecoder {
         case .needMoreInput: return (lzw.written, .endOfInput)
         case .invalidCode(let code): return (lzw.written, .corrupt("code \(code) is not in the table"))
         }
+    }
+
+    /// libtiff tif_lzw.c `LZWPreDecode`: a chunk whose first byte is 0 and whose second byte is
+    /// odd is old-style. (A new-style chunk starts with the 9-bit Clear code 256, `1000 0000 0`,
+    /// so its first byte is 0x80; an old-style one starts with 256 LSB-first: `0x00`, then a byte
+    /// whose bit 0 is the code's bit 8.)
+    static func isOldStyle(_ input: ArraySlice<UInt8>) -> Bool {
+        input.count >= 2 && input[input.startIndex] == 0 && input[input.startIndex + 1] & 1 == 1
     }
 }

@@ -43,6 +43,9 @@ final class JPEGDecoder: FormatDecoder {
     /// bitmap; the full-size output is never allocated (`frame(at:)` is then unavailable). Set
     /// before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
+    /// Raw mode for TIFF's old-style JPEG: each component's sample rows before upsampling
+    /// (`JPEGRenderer.rawRowSink`). Set before the first `advance`.
+    var rawRowSink: ((Int, Int, UnsafeRawBufferPointer) -> Void)?
     /// Set at the first SOS: false when that scan held every component (libjpeg's
     /// `has_multiple_scans`), so MCU rows are rendered as they arrive.
     private var multiScan = false
@@ -817,6 +820,7 @@ final class JPEGDecoder: FormatDecoder {
         } catch {
             throw error.located(at: offset)
         }
+        renderer.setRawRowSink(rawRowSink)
         colorTransform = transform
         invertsCMYK = inverted
         self.geometry = geometry

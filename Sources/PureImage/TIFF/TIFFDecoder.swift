@@ -143,6 +143,9 @@ final class TIFFDecoder: FormatDecoder {
                     if let current = pageInProgress {
                         page = current
                     } else {
+                        // Old-style JPEG reads its header from the interchange bytes, which
+                        // often run to the end of the file (TIFFOldJPEG): it waits for all of it.
+                        if !input.isClosed, try directory.integer(TIFFTag.compression, reader: reader) == 6 { return .needMoreInput }
                         let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits).forRendering()
                         // Byte counts estimated from the file's size need its final size.
                         if !input.isClosed && layout.byteCountsDependOnFileSize { return .needMoreInput }

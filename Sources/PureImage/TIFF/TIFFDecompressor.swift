@@ -8,6 +8,10 @@ enum TIFFDecompressor {
         var decoded: Int
         /// A recoverable problem (short data, corrupt tail), for a warning.
         var problem: String?
+        /// Byte ranges inside `0 ..< decoded` that libtiff's codec leaves untouched (zero in
+        /// `bytes`): its RGBA interface, which reuses one buffer for every strip, shows the
+        /// previous strip's bytes there (`TIFFLibtiffRGBA`). Only ThunderScan has any.
+        var unwritten: [Range<Int>] = []
     }
 
     /// §8 FillOrder 2: bit 0 of each byte is the first bit. Reverses each byte's bits.
@@ -22,7 +26,8 @@ enum TIFFDecompressor {
     /// chunk) and `storedRows`, the rows the chunk holds (a tile's rows below the image are
     /// decoded too, then dropped).
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
-                       limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0) throws(DecodeError) -> Outcome {
+                       limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0,
+                       chunkIndex: Int = 0) throws(DecodeError) -> Outcome {
         var input = stored
         if layout.reversedBits {
             input = ArraySlice(stored.map { reversedBits[Int($0)] })
@@ -30,6 +35,7 @@ enum TIFFDecompressor {
         var output = [UInt8](repeating: 0, count: expected)
         var decoded = 0
         var problem: String?
+        var unwritten: [Range<Int>] = []
         switch layout.compression {
         case 1:
             decoded = min(expected, input.count)
@@ -37,12 +43,7 @@ enum TIFFDecompressor {
         case 32773:
             decoded = PackBits.decode(input, into: &output)
         case 5:
-            // libtiff tif_lzw.c: data starting 00 and then an odd byte is the old (LSB-first,
-            // pre-6.0) flavour.
-            if input.count >= 2 && input[input.startIndex] == 0 && input[input.startIndex + 1] & 1 == 1 {
-                throw DecodeError(.unsupported, format: .tiff, offset: offset, TIFFError.oldStyleLZW)
-            }
-            let result = TIFFLZWDecoder.decode(input, into: &output)
+            let result = TIFFLZWDecoder.decode(input, oldStyle: TIFFLZWDecoder.isOldStyle(input), into: &output)
             decoded = result.written
             if case .corrupt(let message) = result.outcome { problem = "LZW: \(message)" }
         case 8, 32946:
@@ -66,6 +67,16 @@ enum TIFFDecompressor {
             } else if !result.succeeded {
                 problem = "CCITT: the strip or tile could not be decoded"
             }
+        case 32809:
+            // libtiff decodes ThunderScan strips only (no tile decoder is installed).
+            guard !layout.isTiled else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset, TIFFError.unsupportedLayout("ThunderScan compression in tiles"))
+            }
+            let rowBytes = max(1, layout.chunkRowBytes)
+            let result = ThunderScan.decode(input, width: layout.chunkWidth, rows: expected / rowBytes, rowBytes: rowBytes, into: &output)
+            decoded = result.written
+            problem = result.problem.map { "ThunderScan: \($0)" }
+            unwritten = result.unwritten
         case 34676, 34677:
             guard let sgiLog = layout.sgiLog else {
                 throw DecodeError(.unsupported, format: .tiff, offset: offset,
@@ -75,6 +86,16 @@ enum TIFFDecompressor {
             let result = sgiLog.decode(input, width: layout.chunkWidth, rows: expected / rowBytes, into: &output)
             decoded = result.written
             if !result.succeeded { problem = "SGILog: not enough data at row \(result.written / rowBytes)" }
+        case 6:
+            guard let oldJPEG = layout.oldJPEG else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                                  TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+            }
+            let result = try oldJPEG.decode(input, index: chunkIndex, chunkCount: layout.offsets.count, width: layout.chunkWidth,
+                                            rows: storedRows > 0 ? storedRows : layout.chunkHeight, expected: expected, limits: limits, offset: offset)
+            output = result.bytes
+            decoded = result.written
+            problem = result.problem
         case 7:
             let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written
@@ -86,7 +107,7 @@ enum TIFFDecompressor {
         if decoded < expected && problem == nil {
             problem = "strip or tile at \(offset) decodes to \(decoded) of \(expected) bytes"
         }
-        return Outcome(bytes: output, decoded: decoded, problem: problem)
+        return Outcome(bytes: output, decoded: decoded, problem: problem, unwritten: unwritten)
     }
 
     /// Technical Note 2 JPEG: the chunk's stream, completed with the JPEGTables stream (its

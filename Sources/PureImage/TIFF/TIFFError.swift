@@ -45,7 +45,6 @@ public enum TIFFError: DecodeErrorReason, Hashable {
     /// §13 LZW: the stream uses a code not yet in the table, or a string code right after Clear.
     case corruptLZW(String)
     /// Old-style (pre-6.0, LSB-first) LZW, as libtiff's "compat" decoder reads; not decoded.
-    case oldStyleLZW
     /// Deflate (Adobe, compression 8 / 32946): zlib's message.
     case corruptDeflate(String)
     /// §8 ColorMap: present with the wrong count (must be 3 × 2^BitsPerSample), or absent for
@@ -73,7 +72,6 @@ public enum TIFFError: DecodeErrorReason, Hashable {
         case .unsupportedLayout(let what): return "unsupported layout: \(what)"
         case .chunkCountMismatch(let field, let expected, let found): return "\(field) has \(found) entries, \(expected) needed"
         case .corruptLZW(let what): return "corrupt LZW data: \(what)"
-        case .oldStyleLZW: return "old-style LZW compression is not supported"
         case .corruptDeflate(let message): return "corrupt Deflate data: \(message)"
         case .invalidColorMap(let count, let expected): return "ColorMap has \(count) values, \(expected) needed"
         case .truncated(let inside): return "the input ends inside \(inside)"

@@ -50,6 +50,8 @@ struct TIFFImageLayout {
     var sgiLog: SGILogDecoder?
     /// Compression 2, 3, 4: which CCITT coding (T4Options bit 0 chooses 2-D for Group 3).
     let ccittScheme: CCITTFaxDecoder.Scheme?
+    /// Compression 6: the old-style JPEG header (tables, frame, where the entropy data starts).
+    let oldJPEG: TIFFOldJPEG?
 
     /// Strips or tiles: the size of one chunk (strips are image-wide).
     let chunkWidth: Int
@@ -97,7 +99,11 @@ struct TIFFImageLayout {
         self.width = width
         self.height = height
 
-        let samples = try directory.integer(TIFFTag.samplesPerPixel, reader: reader, default: 1) ?? 1
+        // libtiff's TIFFReadDirectory: an old-style JPEG YCbCr page without SamplesPerPixel has 3.
+        let compressionTag = try directory.integer(TIFFTag.compression, reader: reader)
+        let photometricTag = try directory.integer(TIFFTag.photometric, reader: reader)
+        let isOldJPEGYCbCr = compressionTag == 6 && photometricTag == 6
+        let samples = try directory.integer(TIFFTag.samplesPerPixel, reader: reader, default: isOldJPEGYCbCr ? 3 : 1) ?? 1
         guard (1...65535).contains(samples) else { throw fail(.malformed, .invalidValue(field: "SamplesPerPixel", value: samples)) }
         samplesPerPixel = samples
         let bits = try directory.integers(TIFFTag.bitsPerSample, reader: reader, maxCount: 65535) ?? [1]
@@ -121,7 +127,7 @@ struct TIFFImageLayout {
 
         compression = try directory.integer(TIFFTag.compression, reader: reader, default: 1) ?? 1
         switch compression {
-        case 1, 5, 7, 8, 32946, 32773, 34676, 34677: ccittScheme = nil
+        case 1, 5, 6, 7, 8, 32946, 32773, 34676, 34677: ccittScheme = nil
         case 2: ccittScheme = .modifiedHuffman
         case 3:
             // T4Options (§11 / T.4): bit 0 = 2-D coding, bit 1 = uncompressed mode (met as an
@@ -130,6 +136,10 @@ struct TIFFImageLayout {
             let options = try directory.integer(TIFFTag.t4Options, reader: reader, default: 0) ?? 0
             ccittScheme = options & 1 == 1 ? .group3TwoDimensional : .group3OneDimensional
         case 4: ccittScheme = .group4
+        case 32809:
+            // libtiff tif_thunder.c ThunderSetupDecode: ThunderScan codes 4-bit samples only.
+            guard bps == 4 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (ThunderScan)", value: bps)) }
+            ccittScheme = nil
         default:
             throw fail(.unsupported, .unsupportedCompression(code: compression, name: TIFFTag.compressionName(compression)))
         }
@@ -209,8 +219,24 @@ struct TIFFImageLayout {
             colorMap = []
         }
 
-        let subsampling = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16) ?? [2, 2]
-        ycbcrSubsampling = (subsampling.first ?? 2, subsampling.count > 1 ? subsampling[1] : 2)
+        let subsamplingTag = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16)
+        if compression == 6 {
+            guard photometric == .ycbcr, samples == 3, bps == 8, planar == 1 else {
+                throw fail(.unsupported, .unsupportedLayout("old-style JPEG other than contiguous 8-bit YCbCr"))
+            }
+            let tiled = directory.entry(TIFFTag.tileOffsets) != nil
+            let first = try directory.integers(tiled ? TIFFTag.tileOffsets : TIFFTag.stripOffsets, reader: reader, maxCount: 1 << 31, readingAtMost: 1)?.first
+            let firstCount = try directory.integers(tiled ? TIFFTag.tileByteCounts : TIFFTag.stripByteCounts, reader: reader,
+                                                    maxCount: 1 << 31, readingAtMost: 1)?.first
+            let header = try TIFFOldJPEG(directory: directory, reader: reader, tagSubsampling: subsamplingTag,
+                                         firstStrip: first.map { ($0, firstCount ?? 0) }, samples: samples, at: at)
+            oldJPEG = header
+            ycbcrSubsampling = header.subsampling
+        } else {
+            oldJPEG = nil
+            let subsampling = subsamplingTag ?? [2, 2]
+            ycbcrSubsampling = (subsampling.first ?? 2, subsampling.count > 1 ? subsampling[1] : 2)
+        }
         var sgiLogCoding: SGILogDecoder.Coding?
         if compression == 34676 || compression == 34677 {
             switch photometric {

@@ -66,7 +66,14 @@ enum TIFFLibtiffRGBA {
                         }
                         if !chunk.rawFailed, chunk.written > 0 {
                             let count = min(chunk.written, chunk.bytes.count, buffers[plane]?.count ?? 0)
-                            buffers[plane]?.replaceSubrange(0..<count, with: chunk.bytes[0..<count])
+                            // What the codec wrote replaces the buffer; its holes keep the
+                            // previous chunk's bytes.
+                            var from = 0
+                            for hole in chunk.unwritten + [count ..< count] where hole.lowerBound >= from {
+                                let to = min(hole.lowerBound, count)
+                                if from < to { buffers[plane]?.replaceSubrange(from..<to, with: chunk.bytes[from..<to]) }
+                                from = max(from, min(hole.upperBound, count))
+                            }
                         }
                     }
                     let left = across * layout.chunkWidth

@@ -135,7 +135,8 @@ final class TIFFPageDecoder {
     /// Chunk `index` decompressed into its first `keptRows` rows (of `storedRows` it holds),
     /// byte order normalised and predictor undone; nil when the chunk has no data.
     /// `written`: the bytes the codec produced (the rest of `bytes` is zero).
-    private func decodeChunk(_ index: Int, storedRows: Int, keptRows: Int, bytes: [UInt8]) throws(DecodeError) -> (bytes: [UInt8], written: Int)? {
+    private func decodeChunk(_ index: Int, storedRows: Int, keptRows: Int, bytes: [UInt8]) throws(DecodeError)
+        -> (bytes: [UInt8], written: Int, unwritten: [Range<Int>])? {
         let chunkRowBytes = layout.chunkRowBytes
         if let scheme = layout.ccittScheme, ccitt == nil {
             ccitt = try CCITTFaxDecoder(scheme: scheme, width: layout.chunkWidth, limits: limits)
@@ -143,7 +144,7 @@ final class TIFFPageDecoder {
         let expected = try SizeMath.allocationSize(keptRows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
         guard let chunk = chunkBytes(index, in: bytes) else { return nil }
         var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
-                                                  ccitt: &ccitt, storedRows: storedRows)
+                                                  ccitt: &ccitt, storedRows: storedRows, chunkIndex: index)
         if let problem = outcome.problem {
             warnings.append(DecodeWarning(offset: chunk.offset, problem))
             if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
@@ -163,7 +164,7 @@ final class TIFFPageDecoder {
                                                samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
             }
         }
-        return (outcome.bytes, outcome.decoded)
+        return (outcome.bytes, outcome.decoded, outcome.unwritten)
     }
 
     /// Decompresses the band's chunks into `rows`-high planes, `planeRowBytes` per row.
@@ -219,6 +220,8 @@ final class TIFFPageDecoder {
         var bytes: [UInt8]
         var written: Int
         var rawFailed: Bool
+        /// Ranges inside `0 ..< written` the codec did not write (`TIFFDecompressor.Outcome`).
+        var unwritten: [Range<Int>] = []
     }
 
     /// The next band's chunks whole, as libtiff decodes them (every row of a tile, rows of
@@ -253,7 +256,8 @@ final class TIFFPageDecoder {
                 let decoded = try decodeChunk(index, storedRows: rows, keptRows: rows, bytes: bytes)
                 // DumpModeDecode copies nothing when the strip holds fewer bytes than asked for.
                 let written = layout.compression == 1 && count < size ? 0 : decoded?.written ?? 0
-                chunks.append(LibtiffChunk(bytes: decoded?.bytes ?? [UInt8](repeating: 0, count: size), written: written, rawFailed: false))
+                chunks.append(LibtiffChunk(bytes: decoded?.bytes ?? [UInt8](repeating: 0, count: size), written: written, rawFailed: false,
+                                           unwritten: decoded?.unwritten ?? []))
             }
         }
         nextBand += 1
@@ -312,7 +316,8 @@ final class TIFFPageDecoder {
                 continue
             }
             var noCCITT: CCITTFaxDecoder?
-            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits, ccitt: &noCCITT)
+            let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
+                                                      ccitt: &noCCITT, storedRows: storedRows, chunkIndex: band * layout.chunksAcross + across)
             if let problem = outcome.problem {
                 warnings.append(DecodeWarning(offset: chunk.offset, problem))
                 if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }

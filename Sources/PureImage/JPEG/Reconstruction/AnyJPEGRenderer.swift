@@ -18,6 +18,14 @@ enum AnyJPEGRenderer {
         }
     }
 
+    /// See `JPEGRenderer.rawRowSink` (samples of 1 or 2 bytes, as the renderer's).
+    func setRawRowSink(_ sink: ((Int, Int, UnsafeRawBufferPointer) -> Void)?) {
+        switch self {
+        case .eightBit(let r): r.rawRowSink = sink
+        case .sixteenBit(let r): r.rawRowSink = sink
+        }
+    }
+
     /// Bits per sample of the output rows: 8, or 16 (host byte order).
     var bitsPerSample: Int {
         switch self {

@@ -48,6 +48,10 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// and the full-size output is never allocated.
     let rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)?
     private(set) var rowsDone = 0
+    /// Raw mode (libjpeg's `raw_data_out`, for TIFF's old-style JPEG): every sample row of every
+    /// component, as the IDCT writes it — `widthInBlocks × blockSize` samples, the padding of
+    /// partial blocks included — before any upsampling: (component, row, samples).
+    var rawRowSink: ((Int, Int, UnsafeRawBufferPointer) -> Void)?
 
     /// Sample rows held per component: a ring of three MCU rows (`ringRows[c]`, a multiple of
     /// the block size; the whole component when it is shorter), as MCU rows are reconstructed
@@ -170,13 +174,26 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
             if let smoothing {
                 let table = quant[c], work = workspace
                 smoothing.smoothRow(by) { bx, block in kernel(block, table, rowBase + bx * size, stride, work) }
+                handRawRows(component: c, blockRow: by, rowBase: rowBase)
                 continue
             }
             for bx in 0..<component.widthInBlocks {
                 kernel(plane.block(x: bx, y: by), quant[c], rowBase + bx * size, stride, workspace)
             }
+            handRawRows(component: c, blockRow: by, rowBase: rowBase)
         }
         rowsReady[c] = max(rowsReady[c], min(component.sampleHeight, upper * size))
+    }
+
+    /// Raw mode: the block row's sample rows to `rawRowSink` (each lies inside the plane row at
+    /// `rowBase`, `widthInBlocks × size` samples of `stride`).
+    private func handRawRows(component c: Int, blockRow by: Int, rowBase: UnsafeMutablePointer<Sample>) {
+        guard let rawRowSink else { return }
+        let size = geometry.components[c].scaledBlockSize
+        let count = geometry.components[c].widthInBlocks * size * MemoryLayout<Sample>.stride
+        for r in 0..<size {
+            rawRowSink(c, by * size + r, UnsafeRawBufferPointer(start: rowBase + r * planeStrides[c], count: count))
+        }
     }
 
     /// Converts every output row whose inputs are ready. Returns the number of new rows.
