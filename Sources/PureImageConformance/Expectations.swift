@@ -20,7 +20,7 @@ public struct Expectations: Sendable {
 
         func matches(_ report: FileReport) -> Bool {
             if let format, format != report.format { return false }
-            guard Expectations.matches(pattern, report.relativePath) else { return false }
+            guard Expectations.matches(pattern, report.relativePath) || Expectations.sharesTail(pattern, report.relativePath) else { return false }
             return detailContains.isEmpty || report.detail.contains(detailContains)
         }
     }
@@ -75,6 +75,14 @@ public struct Expectations: Sendable {
     }
 
     /// Glob match with `*` only.
+    /// A rule naming one file (no `*`) also applies when the run's root is a sub-folder or a
+    /// parent of the corpus root the rule was written for: one path ends with "/" + the other
+    /// (`tiff/pillow/x.tif` matches `pillow/x.tif` and `corpus/tiff/pillow/x.tif`).
+    static func sharesTail(_ pattern: String, _ path: String) -> Bool {
+        guard !pattern.contains("*"), !pattern.isEmpty, !path.isEmpty else { return false }
+        return pattern.hasSuffix("/" + path) || path.hasSuffix("/" + pattern)
+    }
+
     static func matches(_ pattern: String, _ text: String) -> Bool {
         let p = Array(pattern.utf8), t = Array(text.utf8)
         var pi = 0, ti = 0, star = -1, mark = 0

@@ -32,7 +32,8 @@ enum CLI {
     commands:
     \(commands.map { "  \($0.name.padding(8))  \($0.summary)" }.joined(separator: "\n"))
 
-    Run `pureimage <command> --help` for a command's options.
+    Run `pureimage <command> --help` for a command's options; `pureimage --version` prints
+    the version.
     Exit status: 0 success, 1 invalid or unsupported input, 2 usage error,
     3 truncated input decoded partially.
     """
@@ -47,6 +48,9 @@ enum CLI {
             switch command {
             case "--help", "-h", "help":
                 print(help)
+                return ExitStatus.success
+            case "--version", "-V", "version":
+                print("pureimage \(PureImageVersion.string)")
                 return ExitStatus.success
             case "info": return try InfoCommand.run(rest)
             case "inspect": return try InspectCommand.run(rest)

@@ -12,12 +12,14 @@ enum ConformCommand {
     Decodes every image under each PATH with PureImage and with the reference library
     (PNG: libpng; JPEG: libjpeg-turbo; GIF: giflib plus the composition rules; TIFF: libtiff;
     WebP: libwebp's WebPDecodeRGBA, and WebPAnimDecoder for animations) and reports, file by file, whether they agree. Prints a table per format and suite.
-    Default PATHs: Conformance/generated and $PUREIMAGE_EXTRA_CORPUS (when set).
+    Default PATHs: the package's Conformance/generated and $PUREIMAGE_EXTRA_CORPUS (when set).
     --json FILE          every file's verdict, the table and totals as JSON
     --report FILE.html   a self-contained page with images and difference heat maps
     --isolate            decode each file in a child process, so a crash is counted
     --expectations FILE  allowed verdicts beyond identical/rejected-by-both/partial
-                         (default Conformance/expectations.tsv)
+                         (default: Conformance/expectations.tsv of the package this tool
+                         was built from, wherever the command runs; a rule naming one file
+                         also applies when PATH is a sub-folder or a parent of its corpus root)
     --golden FILE        compare each file's output digests (CRC-32 of the reference's
                          and of PureImage's pixels) with a manifest such as
                          Conformance/golden.tsv, and say which side moved: the reference
@@ -29,13 +31,22 @@ enum ConformCommand {
     decoder output moved, 1 otherwise, 2 usage.
     """
 
+    /// A file of the package this tool was built from, found from this source file's path at
+    /// build time (`#filePath`: Sources/pureimage/ConformCommand.swift), so the defaults do not
+    /// depend on the working directory.
+    static func packageFile(_ relative: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(relative).path
+    }
+
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, valued: ["--json", "--report", "--expectations", "--golden", "--write-golden"],
                                    allowedFlags: ["--isolate", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
         var roots = parsed.positional
         if roots.isEmpty {
-            if CorpusWalk.isDirectory("Conformance/generated") { roots.append("Conformance/generated") }
+            let generated = packageFile("Conformance/generated")
+            if CorpusWalk.isDirectory(generated) { roots.append(generated) }
             if let extra = ProcessInfo.processInfo.environment["PUREIMAGE_EXTRA_CORPUS"], !extra.isEmpty { roots.append(extra) }
         }
         guard !roots.isEmpty else {
@@ -53,12 +64,15 @@ enum ConformCommand {
                 throw UsageError(message: "\(goldenPath): \(error)")
             }
         }
-        let expectationsPath = parsed.value("--expectations") ?? "Conformance/expectations.tsv"
+        let expectationsPath = parsed.value("--expectations") ?? packageFile("Conformance/expectations.tsv")
         var expectations = Expectations()
         if let bytes = try? ImageFiles.read(expectationsPath) {
             expectations = Expectations(parsing: String(decoding: bytes, as: UTF8.self))
         } else if parsed.value("--expectations") != nil {
             throw UsageError(message: "cannot read \(expectationsPath)")
+        } else {
+            printError("conform: warning: no expectations file (\(expectationsPath) is missing; give one with --expectations FILE): "
+                       + "every verdict other than identical, rejected-by-both, partial and no-reference counts as unexpected")
         }
 
         let interactive = isatty(2) != 0

@@ -98,4 +98,23 @@ import Glibc
         #expect(close.verdict == .mismatched && !close.expected)
         #expect(Expectations.matches("a*b*c", "axxbyyc") && !Expectations.matches("a*b", "ac") && Expectations.matches("*", ""))
     }
+
+    /// A rule naming one file holds when the run's root is a sub-folder or a parent of the corpus
+    /// root it was written for; a pattern with `*` and a different file do not.
+    @Test func fileRulesMatchFromSubAndParentFolders() {
+        let expectations = Expectations(parsing: "tiff:tiff/pillow/crash.tif\tmismatched:max difference\tfuzzed IFD\n")
+        for path in ["tiff/pillow/crash.tif", "pillow/crash.tif", "crash.tif", "corpus/tiff/pillow/crash.tif"] {
+            var report = FileReport(path: "x", relativePath: path, suite: "s", format: "tiff", verdict: .mismatched,
+                                    detail: "frame 0: max difference 9", frames: 1)
+            expectations.apply(to: &report)
+            #expect(report.expected, "\(path)")
+        }
+        for path in ["ash.tif", "tiff/pillow/crash.tiff", "other/crash.tif/more"] {
+            var report = FileReport(path: "x", relativePath: path, suite: "s", format: "tiff", verdict: .mismatched,
+                                    detail: "frame 0: max difference 9", frames: 1)
+            expectations.apply(to: &report)
+            #expect(!report.expected, "\(path)")
+        }
+        #expect(!Expectations.sharesTail("tiff/*.tif", "pillow/a.tif"))
+    }
 }
