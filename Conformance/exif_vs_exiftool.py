@@ -96,6 +96,9 @@ def same(ours, theirs):
 rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(corpus, "manifest.tsv"))][1:]
 files = compared = agreed = skipped = explained = 0
 failures = []
+# Pass 1: the files whose EXIF PureImage reports. Pass 2: exiftool once over all of them (its
+# start-up, about 0.1 s, paid once instead of per file), matched back by SourceFile.
+with_exif = []
 for row in rows:
     if row[1] not in ("jpeg", "png", "apng", "tiff", "webp"):
         continue
@@ -104,12 +107,20 @@ for row in rows:
     if run.returncode not in (0, 3):
         continue
     exif = json.loads(run.stdout).get("exif")
-    if not exif or not exif.get("tags"):
-        continue
-    theirs_run = subprocess.run(["exiftool", "-j", "-n", "-G1", "-D", path], capture_output=True, timeout=60)
+    if exif and exif.get("tags"):
+        with_exif.append((row, path, exif))
+exiftool_by_path = {}
+for start in range(0, len(with_exif), 200):
+    batch = [path for _, path, _ in with_exif[start:start + 200]]
+    batch_run = subprocess.run(["exiftool", "-j", "-n", "-G1", "-D", *batch], capture_output=True, timeout=600)
     try:
-        theirs = json.loads(theirs_run.stdout)[0]
-    except (ValueError, IndexError):
+        for record in json.loads(batch_run.stdout):
+            exiftool_by_path[record.get("SourceFile")] = record
+    except ValueError:
+        pass
+for row, path, exif in with_exif:
+    theirs = exiftool_by_path.get(path)
+    if theirs is None:
         continue
     by_key = {}
     for key, entry in theirs.items():
