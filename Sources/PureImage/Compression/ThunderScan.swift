@@ -64,12 +64,12 @@ enum ThunderScan {
                     }
                     for _ in 0..<count { writer.put(last, into: &output) }
                 case 1:
-                    for shift in [4, 2, 0] {
+                    for shift in stride(from: 4, through: 0, by: -2) {
                         let delta = (data >> shift) & 3
                         if delta != twoBitSkip { last = (last + twoBitDeltas[delta]) & 0xF; writer.put(last, width: width, into: &output) }
                     }
                 case 2:
-                    for shift in [3, 0] {
+                    for shift in stride(from: 3, through: 0, by: -3) {
                         let delta = (data >> shift) & 7
                         if delta != threeBitSkip { last = (last + threeBitDeltas[delta]) & 0xF; writer.put(last, width: width, into: &output) }
                     }
