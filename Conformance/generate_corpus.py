@@ -999,6 +999,21 @@ def gen_tiff(cp):
         variants("rgba_assoc%d" % bits, "rgba_assoc%d" % bits,
                  "rgba associated (premultiplied) alpha (ExtraSamples=1) %d-bit" % bits, bits, alpha_comps,
                  both, lambda **kw: tiff_file(premul, bits, 2, extra=1, **kw))
+    # WebP compression (50001): libtiff's codec, lossy (p75) and lossless (p100), a short last
+    # strip and tiles reaching past the image.
+    for rel, source, args, desc in [
+            ("rgb8_webp_lossy_strips_r7", "rgb8", ["-c", "webp:p75", "-r", "7"], "rgb 8-bit WebP lossy strips; lossy"),
+            ("rgb8_webp_lossless_tiles16", "rgb8", ["-c", "webp:p100", "-t", "-w", "16", "-l", "16"],
+             "rgb 8-bit WebP lossless tiles; lossless"),
+            ("rgba_unassoc8_webp_lossy_tiles16", "rgba_unassoc8", ["-c", "webp:p75", "-t", "-w", "16", "-l", "16"],
+             "rgba 8-bit WebP lossy tiles (ALPH); lossy"),
+            ("rgba_unassoc8_webp_lossless_strips_r7", "rgba_unassoc8", ["-c", "webp:p100", "-r", "7"],
+             "rgba 8-bit WebP VP8L strips (the encoder does not keep colour under alpha 0); lossy")]:
+        out = "tiff/%s.tif" % rel
+        if run(["tiffcp"] + args + [base_files[source]["contig"], cp.path(out)], check=False):
+            cp.add(out, "tiff", "valid", "image=tiff-%s; %s; written by tiffcp %s" % (source, desc, " ".join(args)))
+        else:
+            failed.append(out)
     k = 1.0 - rgb.max(-1)
     cmy = (1.0 - rgb - k[..., None]) / np.maximum(1.0 - k[..., None], 1e-6)
     for bits in (8, 16):

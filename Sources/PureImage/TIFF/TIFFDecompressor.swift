@@ -96,6 +96,11 @@ enum TIFFDecompressor {
             output = result.bytes
             decoded = result.written
             problem = result.problem
+        case 50001:
+            let result = try TIFFWebP.decode(input, rows: storedRows > 0 ? storedRows : expected / max(1, layout.chunkRowBytes),
+                                             into: &output, layout: layout, offset: offset, limits: limits)
+            decoded = result.written
+            problem = result.problem
         case 7:
             let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written

@@ -136,6 +136,15 @@ struct TIFFImageLayout {
             let options = try directory.integer(TIFFTag.t4Options, reader: reader, default: 0) ?? 0
             ccittScheme = options & 1 == 1 ? .group3TwoDimensional : .group3OneDimensional
         case 4: ccittScheme = .group4
+        case 50001:
+            // tif_webp.c TWebPSetupDecode / TWebPFixupTags: 3 (RGB) or 4 (RGBA) contiguous 8-bit
+            // samples (libtiff fails every chunk otherwise; its bits check lets 16-bit unsigned
+            // through, whose chunks then never fit). See TIFFWebP.
+            let planarValue = try directory.integer(TIFFTag.planarConfiguration, reader: reader, default: 1) ?? 1
+            guard samples == 3 || samples == 4, bps == 8, planarValue == 1 else {
+                throw fail(.unsupported, .unsupportedLayout("WebP compression with \(samples) samples of \(bps) bits, planar \(planarValue)"))
+            }
+            ccittScheme = nil
         case 32809:
             // libtiff tif_thunder.c ThunderSetupDecode: ThunderScan codes 4-bit samples only.
             guard bps == 4 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (ThunderScan)", value: bps)) }
