@@ -41,6 +41,12 @@ extension Bitmap {
         if target != format && significantBitsPerComponent < format.bitsPerComponent {
             return try fullRange().converted(to: target, bytesPerRow: bytesPerRow)
         }
+        if format.bitsPerComponent < 8, target.bitsPerPixel == 32, target.bitsPerComponent == 8,
+           width * height >= Self.packedLookUpMinimumPixels,
+           try Bitmap.checkedGeometry(width: width, height: height, format: target, bytesPerRow: bytesPerRow, align: true).perRow == 4 * width {
+            // Packed samples to tight 4-byte pixels: every byte is written, none zero-filled first.
+            return lookUpPackedSamplesIntoTightRows(target).keepingSignificantBits(of: self)
+        }
         var result = try Bitmap(zeroedWidth: width, height: height, format: target, bytesPerRow: bytesPerRow)
         // Conversions go pixel by pixel, so rows without padding on either side are one run of
         // pixels: converted as one long row, an image of a pixel per row (2^28 rows of one

@@ -56,7 +56,7 @@ public struct Bitmap: Hashable, Sendable {
         self.bytes = bytes
     }
 
-    private static func checkedGeometry(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, align: Bool) throws(BitmapError) -> (perRow: Int, total: Int) {
+    static func checkedGeometry(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, align: Bool) throws(BitmapError) -> (perRow: Int, total: Int) {
         if let problem = format.validate() { throw .invalidFormat(problem) }
         guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
         guard let minimum = format.minimumBytesPerRow(width: width),

@@ -182,14 +182,17 @@ import Testing
         }
     }
 
-    /// Packed 1/2/4-bit gray and indexed sources go through a per-value table: the same bytes
-    /// as the general path, for widths that end mid-byte and padded rows.
+    /// Packed 1/2/4-bit gray and indexed sources go through a per-value table (from 2048 pixels
+    /// on; smaller ones take the general path): the same bytes as the general path, for widths
+    /// that end mid-byte, padded source rows, and both padded target rows (the zero-filled
+    /// path) and tight ones (written into fresh memory, every byte by the table).
     @Test(arguments: [1, 2, 4])
     func packedLookUpEqualsTheGeneralPath(bits: Int) throws {
         let palette = try #require(Palette(rgba: (0..<(1 << bits)).flatMap { i -> [UInt8] in [UInt8(i * 40 % 256), 7, 200, UInt8(255 - i)] }))
+        #expect(683 * 3 >= Bitmap.packedLookUpMinimumPixels && 64 * 3 < Bitmap.packedLookUpMinimumPixels)
         for model in [ColorModel.gray, .indexed(palette)] {
             let source = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: .none)
-            for width in [1, 7, 13, 64] {
+            for width in [1, 7, 13, 64, 683, 1030] {
                 let rowBytes = (width * bits + 7) / 8 + 2
                 let bytes = (0..<(rowBytes * 3)).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 29) }
                 let bitmap = try Bitmap(width: width, height: 3, format: source, bytesPerRow: rowBytes, bytes: bytes)
@@ -198,6 +201,9 @@ import Testing
                     var general = try Bitmap(zeroedWidth: width, height: 3, format: target)
                     GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
                     #expect(fast.bytes == general.bytes, "\(source.summary) width \(width) → \(target.summary)")
+                    let tight = try bitmap.converted(to: target, bytesPerRow: 4 * width)
+                    #expect(tight.bytesPerRow == 4 * width && tight.bytes == general.tightlyPacked().bytes,
+                            "\(source.summary) width \(width) → \(target.summary), tight rows")
                 }
             }
         }
