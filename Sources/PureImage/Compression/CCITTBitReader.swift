@@ -19,6 +19,11 @@
 /// need(12)                    → paddedEnd = position + 12 again
 /// … until a code consumes exactly the bits left: the next need() is the end
 /// ```
+///
+/// The reader also keeps libtiff's own accumulator count (`BitsAvail`) and read pointer (`cp`),
+/// which only CCITT RLEW's word alignment looks at: libtiff loads a byte only when a `need`
+/// finds too few bits (NeedBits8 / NeedBits16), so how many bits it holds — and where `cp` is —
+/// depends on the order of the requests, not just on the position.
 struct CCITTBitReader {
     private let bytes: ArraySlice<UInt8>
     /// Bits consumed since the start of the chunk.
@@ -31,6 +36,9 @@ struct CCITTBitReader {
     private var windowBits = 0
     /// The next byte to load into `window`.
     private var nextByte: Int
+    /// libtiff's `BitsAvail` (real or padded bits it holds) and `cp - start` (bytes it loaded).
+    private(set) var libtiffHeldBits = 0
+    private(set) var libtiffLoadedBytes = 0
 
     init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
@@ -49,7 +57,20 @@ struct CCITTBitReader {
             paddedEnd = position + count
         }
         if windowBits < count { refill() }
+        if libtiffHeldBits < count { loadLikeLibtiff(count) }
         return true
+    }
+
+    /// NeedBits16 (NeedBits8 is the same for `count` ≤ 8): up to two bytes, then zeros.
+    private mutating func loadLikeLibtiff(_ count: Int) {
+        for _ in 0..<2 where libtiffHeldBits < count {
+            if libtiffLoadedBytes == bytes.count {
+                libtiffHeldBits = count
+                return
+            }
+            libtiffLoadedBytes += 1
+            libtiffHeldBits += 8
+        }
     }
 
     /// Loads whole bytes until at least 57 bits are in the window (zeros past the data).
@@ -73,6 +94,7 @@ struct CCITTBitReader {
         window <<= count
         windowBits -= count
         position += count
+        libtiffHeldBits -= count
     }
 
     /// Consumes `count` (0…16) bits without a `need` first (libtiff's byte alignment of
@@ -80,5 +102,17 @@ struct CCITTBitReader {
     mutating func discard(_ count: Int) {
         if windowBits < count { refill() }
         skip(count)
+    }
+
+    /// libtiff's `cp++` at the end of an RLEW row: the next byte is passed over without being
+    /// loaded. Only when libtiff holds no bits (so that byte is the next one here too) and has
+    /// not reached the end of the data.
+    mutating func passOverByteLikeLibtiff() {
+        guard libtiffHeldBits == 0, libtiffLoadedBytes < bytes.count else { return }
+        if windowBits < 8 { refill() }
+        window <<= 8
+        windowBits -= 8
+        position += 8
+        libtiffLoadedBytes += 1
     }
 }

@@ -1,5 +1,5 @@
 /// CCITT bilevel decoding for TIFF: modified Huffman (compression 2, T.4 1-D codes, each row
-/// byte-aligned, no EOLs), T.4 Group 3 (compression 3: rows after EOL codes, 1-D or, with
+/// byte-aligned, no EOLs; compression 32771 "CCITT RLEW", each row 16-bit-word-aligned), T.4 Group 3 (compression 3: rows after EOL codes, 1-D or, with
 /// T4Options bit 0, 1-D or 2-D per row), and T.6 Group 4 (compression 4: every row 2-D against
 /// the row above, no EOLs).
 ///
@@ -30,6 +30,9 @@ struct CCITTFaxDecoder {
     enum Scheme: Equatable {
         /// Compression 2: T.4 1-D codes, no EOLs, each row starting on a byte boundary.
         case modifiedHuffman
+        /// Compression 32771: the same codes, each row starting on a 16-bit word boundary — as
+        /// libtiff reckons it (`decode`'s `startsAtOddAddress`).
+        case modifiedHuffmanWordAligned
         /// Compression 3 without 2-D coding: each row follows an EOL.
         case group3OneDimensional
         /// Compression 3 with T4Options bit 0: each row follows an EOL and a tag bit (1 = 1-D row).
@@ -118,8 +121,10 @@ struct CCITTFaxDecoder {
 
     /// Decodes one strip or tile of `rows` rows from `data`; the first `keptRows` rows are painted
     /// into `output` (`rowBytes` each, zeroed by the caller), the rest decoded and dropped.
+    /// `startsAtOddAddress`: the chunk's first byte lies at an odd address in libtiff's memory —
+    /// an odd file offset, as libtiff reads the file memory-mapped — which moves RLEW's words.
     mutating func decode(_ data: ArraySlice<UInt8>, rows: Int, rowBytes: Int, keptRows: Int,
-                         into output: inout [UInt8]) -> ChunkResult {
+                         startsAtOddAddress: Bool = false, into output: inout [UInt8]) -> ChunkResult {
         // libtiff's Fax3PreDecode: a fresh bit reader, the reference row one white run.
         var reader = CCITTBitReader(data)
         eolSeen = false
@@ -146,7 +151,7 @@ struct CCITTFaxDecoder {
             pa = current
             let end: RowEnd
             switch scheme {
-            case .modifiedHuffman:
+            case .modifiedHuffman, .modifiedHuffmanWordAligned:
                 end = expandOneDimensional(&reader)
             case .group3OneDimensional, .group3TwoDimensional:
                 // libtiff's EOF1D / EOF2D: the data ended before the row's EOL (or tag bit).
@@ -178,8 +183,16 @@ struct CCITTFaxDecoder {
                 paint(row)
                 switch scheme {
                 case .modifiedHuffman:
-                    // Each row starts on a byte boundary (libtiff's FAXMODE_BYTEALIGN).
-                    reader.discard(reader.bitsLeft & 7)
+                    // Each row starts on a byte boundary (libtiff's FAXMODE_BYTEALIGN: the bits it
+                    // holds are whole bytes plus the rest of the current one).
+                    reader.discard(reader.libtiffHeldBits & 7)
+                case .modifiedHuffmanWordAligned:
+                    // libtiff's FAXMODE_WORDALIGN: it drops the bits it holds beyond a multiple of
+                    // 16 — which, since it may hold up to two bytes ahead, is not always a word of
+                    // the data — and when it then holds none and its read pointer is at an odd
+                    // address, passes over one byte.
+                    reader.discard(reader.libtiffHeldBits & 15)
+                    if ((startsAtOddAddress ? 1 : 0) + reader.libtiffLoadedBytes) & 1 == 1 { reader.passOverByteLikeLibtiff() }
                 case .group3OneDimensional:
                     break
                 case .group3TwoDimensional:

@@ -50,14 +50,16 @@ enum TIFFDecompressor {
             let result = inflate(input, into: &output)
             decoded = result.written
             problem = result.problem
-        case 2, 3, 4:
+        case 2, 3, 4, 32771:
             guard var fax = ccitt.take() else {
                 throw DecodeError(.unsupported, format: .tiff, offset: offset,
                                   TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
             }
             let rowBytes = max(1, layout.chunkRowBytes)
+            // libtiff reads the chunk where the memory-mapped file has it (its fax codec does its
+            // own bit reversal, so no copy is made): the address's parity is the offset's.
             let result = fax.decode(input, rows: max(storedRows, expected / rowBytes), rowBytes: rowBytes,
-                                    keptRows: expected / rowBytes, into: &output)
+                                    keptRows: expected / rowBytes, startsAtOddAddress: offset & 1 == 1, into: &output)
             ccitt = fax
             // The rows painted are what the strip holds; libtiff leaves the others as they were,
             // whether it reports failure or (a Group 4 strip ending early) success.

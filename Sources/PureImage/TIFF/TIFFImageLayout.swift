@@ -129,6 +129,7 @@ struct TIFFImageLayout {
         switch compression {
         case 1, 5, 6, 7, 8, 32946, 32773, 34676, 34677: ccittScheme = nil
         case 2: ccittScheme = .modifiedHuffman
+        case 32771: ccittScheme = .modifiedHuffmanWordAligned
         case 3:
             // T4Options (§11 / T.4): bit 0 = 2-D coding, bit 1 = uncompressed mode (met as an
             // extension code, which libtiff reports and does not decode), bit 2 = fill bits

@@ -1,3 +1,5 @@
+import Testing
+import PureImageConformance
 @testable import PureImage
 
 /// Builds small TIFF files entry by entry, in either byte order, classic or BigTIFF, for
@@ -106,4 +108,27 @@ func packMSB(_ codes: [(code: Int, width: Int)]) -> [UInt8] {
     }
     if count > 0 { out.append(UInt8((buffer << (8 - count)) & 0xFF)) }
     return out
+}
+
+/// Comparisons of a whole file with libtiff (its decoded samples and its RGBA interface).
+enum TIFFReference {
+    /// PureImage's decoded samples and libtiff-exact RGBA equal libtiff's; returns the samples.
+    @discardableResult
+    static func expectMatchesLibtiff(_ bytes: [UInt8], _ what: String, failedStrip: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        let source = try ImageSource(bytes: bytes)
+        let samples = ReferenceDecoders.tiffSamples(bytes)
+        let ours = try source.decodedSamples()
+        // libtiff's samples interface refuses the page when a strip fails; its RGBA interface
+        // goes on, so a failed strip is compared there.
+        if samples.status != .rejected || !failedStrip {
+            #expect(SampleComparison.difference(ours, samples) == nil, "\(what) samples: \(samples.message)", sourceLocation: sourceLocation)
+        }
+        let reference = ReferenceDecoders.tiffRGBA(bytes)
+        #expect(reference.frames.first != nil, "\(what): libtiff's RGBA interface refused: \(reference.message)", sourceLocation: sourceLocation)
+        if let theirs = reference.frames.first {
+            #expect(try source.image(options: ImageDecodingOptions(output: .libtiffRGBA)).tightBytes == theirs.samples,
+                    "\(what) RGBA", sourceLocation: sourceLocation)
+        }
+        return ours.bytes
+    }
 }

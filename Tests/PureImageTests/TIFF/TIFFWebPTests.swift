@@ -36,26 +36,6 @@ import PureImageConformance
         return b.build()
     }
 
-    /// PureImage's decoded samples and libtiff-exact RGBA equal libtiff's; returns the samples.
-    @discardableResult
-    static func expectMatchesLibtiff(_ bytes: [UInt8], _ what: String, failedStrip: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
-        let source = try ImageSource(bytes: bytes)
-        let samples = ReferenceDecoders.tiffSamples(bytes)
-        let ours = try source.decodedSamples()
-        // libtiff's samples interface refuses the page when a strip fails; its RGBA interface
-        // goes on, so a failed strip is compared there.
-        if samples.status != .rejected || !failedStrip {
-            #expect(SampleComparison.difference(ours, samples) == nil, "\(what) samples: \(samples.message)", sourceLocation: sourceLocation)
-        }
-        let reference = ReferenceDecoders.tiffRGBA(bytes)
-        #expect(reference.frames.first != nil, "\(what): libtiff's RGBA interface refused: \(reference.message)", sourceLocation: sourceLocation)
-        if let theirs = reference.frames.first {
-            #expect(try source.image(options: ImageDecodingOptions(output: .libtiffRGBA)).tightBytes == theirs.samples,
-                    "\(what) RGBA", sourceLocation: sourceLocation)
-        }
-        return ours.bytes
-    }
-
     static let red: [UInt8] = [200, 10, 20, 255], green: [UInt8] = [5, 180, 60, 255], blue: [UInt8] = [0, 30, 250, 255]
 
     /// Three strips of 2, 2 and 1 rows (the last holds only the rows left in the image), each
@@ -64,7 +44,7 @@ import PureImageConformance
         let strips = [Self.red, Self.green, Self.blue].enumerated().map { index, colour in
             Self.solidWebP(width: 5, height: index == 2 ? 1 : 2, rgba: colour, alphaUsed: false)
         }
-        let samples = try Self.expectMatchesLibtiff(Self.page(width: 5, height: 5, rowsPerStrip: 2, samples: 3, strips: strips), "RGB strips")
+        let samples = try TIFFReference.expectMatchesLibtiff(Self.page(width: 5, height: 5, rowsPerStrip: 2, samples: 3, strips: strips), "RGB strips")
         let expected = [Self.red, Self.green, Self.blue].enumerated().flatMap { index, colour in
             [UInt8]((0..<(index == 2 ? 5 : 10)).flatMap { _ in colour.prefix(3) })
         }
@@ -77,14 +57,14 @@ import PureImageConformance
         let translucent: [UInt8] = [90, 80, 70, 128]
         let strips = [Self.solidWebP(width: 3, height: 2, rgba: Self.red, alphaUsed: false),
                       Self.solidWebP(width: 3, height: 2, rgba: translucent, alphaUsed: true)]
-        let samples = try Self.expectMatchesLibtiff(Self.page(width: 3, height: 4, rowsPerStrip: 2, samples: 4, strips: strips), "RGBA")
+        let samples = try TIFFReference.expectMatchesLibtiff(Self.page(width: 3, height: 4, rowsPerStrip: 2, samples: 4, strips: strips), "RGBA")
         #expect(samples == [UInt8]((0..<6).flatMap { _ in Self.red } + (0..<6).flatMap { _ in translucent }))
     }
 
     /// libtiff attaches no predictor to WebP: a Predictor tag changes nothing.
     @Test func predictorTagIsIgnored() throws {
         let strips = [Self.solidWebP(width: 4, height: 2, rgba: Self.green, alphaUsed: false)]
-        let withPredictor = try Self.expectMatchesLibtiff(Self.page(width: 4, height: 2, rowsPerStrip: 2, samples: 3, predictor: 2, strips: strips), "predictor")
+        let withPredictor = try TIFFReference.expectMatchesLibtiff(Self.page(width: 4, height: 2, rowsPerStrip: 2, samples: 3, predictor: 2, strips: strips), "predictor")
         #expect(withPredictor == [UInt8]((0..<8).flatMap { _ in Self.green.prefix(3) }))
     }
 
@@ -92,7 +72,7 @@ import PureImageConformance
     /// 3-sample page decodes, its alpha dropped.
     @Test func alphaIsDroppedInAThreeSamplePage() throws {
         let strips = [Self.solidWebP(width: 2, height: 2, rgba: [90, 80, 70, 128], alphaUsed: true)]
-        let samples = try Self.expectMatchesLibtiff(Self.page(width: 2, height: 2, rowsPerStrip: 2, samples: 3, strips: strips), "alpha in RGB")
+        let samples = try TIFFReference.expectMatchesLibtiff(Self.page(width: 2, height: 2, rowsPerStrip: 2, samples: 3, strips: strips), "alpha in RGB")
         #expect(samples == [UInt8]((0..<4).flatMap { _ in [90, 80, 70] as [UInt8] }))
     }
 
@@ -108,7 +88,7 @@ import PureImageConformance
         default: bad = [UInt8](repeating: 0x5A, count: 40)
         }
         let file = Self.page(width: 4, height: 4, rowsPerStrip: 2, samples: 3, strips: [good, bad])
-        let samples = try Self.expectMatchesLibtiff(file, damage, failedStrip: true)
+        let samples = try TIFFReference.expectMatchesLibtiff(file, damage, failedStrip: true)
         #expect(samples == [UInt8]((0..<8).flatMap { _ in Self.blue.prefix(3) }) + [UInt8](repeating: 0, count: 24))
         let decoded = try ImageSource(bytes: file).decode(options: ImageDecodingOptions(output: .native))
         #expect(decoded.warnings.contains { $0.message.hasPrefix("WebP:") }, "\(decoded.warnings)")
