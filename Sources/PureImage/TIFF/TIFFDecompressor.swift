@@ -98,6 +98,18 @@ enum TIFFDecompressor {
             output = result.bytes
             decoded = result.written
             problem = result.problem
+        case 32766:
+            // libtiff decodes the whole chunk (a tile's rows below the image too) into a buffer it
+            // first makes white; a failure leaves that buffer as it got, so all of it counts as
+            // written (libtiff's RGBA interface shows it).
+            let rowBytes = max(1, layout.chunkRowBytes)
+            let rows = max(storedRows, expected / rowBytes)
+            _ = try SizeMath.allocationSize(rows, rowBytes, limits: limits, format: .tiff, offset: offset)
+            var chunk: [UInt8] = []
+            let failure = NeXTDecoder.decode(input, rows: rows, rowBytes: rowBytes, pixelsPerRow: layout.chunkWidth, into: &chunk)
+            output = Array(chunk.prefix(expected))
+            decoded = output.count
+            problem = failure.map { "NeXT: \($0)" }
         case 50001:
             let result = try TIFFWebP.decode(input, rows: storedRows > 0 ? storedRows : expected / max(1, layout.chunkRowBytes),
                                              into: &output, layout: layout, offset: offset, limits: limits)

@@ -146,6 +146,10 @@ struct TIFFImageLayout {
                 throw fail(.unsupported, .unsupportedLayout("WebP compression with \(samples) samples of \(bps) bits, planar \(planarValue)"))
             }
             ccittScheme = nil
+        case 32766:
+            // libtiff tif_next.c NeXTPreDecode: "Unsupported BitsPerSample" unless 2.
+            guard bps == 2 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (NeXT)", value: bps)) }
+            ccittScheme = nil
         case 32809:
             // libtiff tif_thunder.c ThunderSetupDecode: ThunderScan codes 4-bit samples only.
             guard bps == 4 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (ThunderScan)", value: bps)) }
