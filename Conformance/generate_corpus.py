@@ -799,6 +799,53 @@ def gen_gif(cp):
         cp.add(rel, "gif", "valid", "64x48 Pillow animation re-encoded by gifsicle %s" % " ".join(args))
 
 
+def libtiff_pixarlog(path, samples, bits, photometric, sample_format=1, separate=False, big_endian=False,
+                     rows_per_strip=7, extra=None):
+    """A PixarLog (32909) TIFF written by libtiff itself through ctypes (no tool writes PixarLog):
+    samples (h, w, c) as uint8, uint16 or float32. Returns False when libtiff is not there."""
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("tiff")
+    if not name:
+        return False
+    lib = ctypes.CDLL(name)
+    lib.TIFFOpen.restype = ctypes.c_void_p
+    lib.TIFFOpen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    lib.TIFFWriteEncodedStrip.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_ssize_t]
+    lib.TIFFWriteEncodedStrip.restype = ctypes.c_ssize_t
+    lib.TIFFClose.argtypes = [ctypes.c_void_p]
+    h, w, c = samples.shape
+    tif = lib.TIFFOpen(path.encode(), b"wb" if big_endian else b"wl")
+    if not tif:
+        return False
+
+    def field(tag, *values):
+        lib.TIFFSetField(ctypes.c_void_p(tif), ctypes.c_uint32(tag), *values)
+    field(256, ctypes.c_uint32(w))
+    field(257, ctypes.c_uint32(h))
+    field(258, ctypes.c_int(bits))
+    field(277, ctypes.c_int(c))
+    field(259, ctypes.c_int(32909))
+    field(262, ctypes.c_int(photometric))
+    field(284, ctypes.c_int(2 if separate else 1))
+    field(278, ctypes.c_uint32(rows_per_strip))
+    field(339, ctypes.c_int(sample_format))
+    if extra is not None:
+        kinds = (ctypes.c_uint16 * 1)(extra)
+        field(338, ctypes.c_int(1), kinds)
+    planes = [samples[..., k:k + 1] for k in range(c)] if separate else [samples]
+    strip = 0
+    for plane in planes:
+        for top in range(0, h, rows_per_strip):
+            data = np.ascontiguousarray(plane[top:top + rows_per_strip]).tobytes()
+            if lib.TIFFWriteEncodedStrip(ctypes.c_void_p(tif), strip, data, len(data)) < 0:
+                lib.TIFFClose(ctypes.c_void_p(tif))
+                return False
+            strip += 1
+    lib.TIFFClose(ctypes.c_void_p(tif))
+    return True
+
+
 # --------------------------------------------------------------------------------------------
 # TIFF: our own uncompressed base writer, then tiffcp
 # --------------------------------------------------------------------------------------------
@@ -1012,6 +1059,24 @@ def gen_tiff(cp):
         out = "tiff/%s.tif" % rel
         if run(["tiffcp"] + args + [base_files[source]["contig"], cp.path(out)], check=False):
             cp.add(out, "tiff", "valid", "image=tiff-%s; %s; written by tiffcp %s" % (source, desc, " ".join(args)))
+        else:
+            failed.append(out)
+    # PixarLog (32909): libtiff's own encoder (companded 11-bit tokens, so lossy), 8- and 16-bit
+    # and float, contiguous and separate, both byte orders, with and without alpha.
+    rgba8 = np.concatenate([quant(rgb, 8), quant(a, 8)[..., None]], -1)
+    for rel, samples, bits, photometric, fmt, kw, desc in [
+            ("gray8", quant(gray_of(rgb), 8)[..., None], 8, 1, 1, {}, "gray 8-bit"),
+            ("rgb8", quant(rgb, 8), 8, 2, 1, {}, "rgb 8-bit"),
+            ("rgb8_separate_big", quant(rgb, 8), 8, 2, 1, dict(separate=True, big_endian=True),
+             "rgb 8-bit, separate planes, big-endian"),
+            ("rgba8", rgba8, 8, 2, 1, dict(extra=2), "rgba 8-bit unassociated alpha"),
+            ("rgb16_big", quant(rgb, 16), 16, 2, 1, dict(big_endian=True), "rgb 16-bit, big-endian"),
+            ("gray16", quant(gray_of(rgb), 16)[..., None], 16, 1, 1, {}, "gray 16-bit"),
+            ("float32rgb", (rgb * 1.25 - 0.1).astype(np.float32), 32, 2, 3, {}, "rgb 32-bit float")]:
+        out = "tiff/pixarlog_%s.tif" % rel
+        if libtiff_pixarlog(cp.path(out), samples, bits, photometric, sample_format=fmt, **kw):
+            cp.add(out, "tiff", "valid", "image=tiff-pixarlog-%s; %s PixarLog (32909), strips of 7 rows; lossy; "
+                   "written by libtiff's PixarLog encoder" % (rel, desc))
         else:
             failed.append(out)
     k = 1.0 - rgb.max(-1)

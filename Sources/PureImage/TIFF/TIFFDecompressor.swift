@@ -98,6 +98,14 @@ enum TIFFDecompressor {
             output = result.bytes
             decoded = result.written
             problem = result.problem
+        case 32908, 32909:
+            guard let pixarLog = layout.pixarLog else {
+                throw DecodeError(.unsupported, format: .tiff, offset: offset,
+                                  TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
+            }
+            let result = pixarLog.decode(input, into: &output)
+            decoded = result.written
+            problem = result.problem
         case 32766:
             // libtiff decodes the whole chunk (a tile's rows below the image too) into a buffer it
             // first makes white; a failure leaves that buffer as it got, so all of it counts as
@@ -180,7 +188,7 @@ enum TIFFDecompressor {
 
     /// zlib into a fixed-size buffer, stopping once it is full (libtiff's Deflate decoder also
     /// ignores data after the bytes it wants, e.g. a last strip with extra data).
-    private static func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> (written: Int, problem: String?) {
+    static func inflate(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) -> (written: Int, problem: String?) {
         let inflater = ZlibInflater()
         var consumed = 0
         var written = 0

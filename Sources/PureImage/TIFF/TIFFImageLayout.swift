@@ -48,6 +48,11 @@ struct TIFFImageLayout {
     let whitePoint: [Double]?
     /// Compression 34676 / 34677: the LogLuv decoder and the data format it produces.
     var sgiLog: SGILogDecoder?
+    /// PixarLog (32908, 32909): the decoder set up for this page's data format.
+    var pixarLog: PixarLogDecoder?
+    /// Codecs that produce sample values rather than file bytes (no byte order to normalise:
+    /// libtiff swaps nothing after them).
+    var codecProducesValues: Bool { sgiLog != nil || pixarLog != nil }
     /// Compression 2, 3, 4: which CCITT coding (T4Options bit 0 chooses 2-D for Group 3).
     let ccittScheme: CCITTFaxDecoder.Scheme?
     /// Compression 6: the old-style JPEG header (tables, frame, where the entropy data starts).
@@ -146,6 +151,18 @@ struct TIFFImageLayout {
                 throw fail(.unsupported, .unsupportedLayout("WebP compression with \(samples) samples of \(bps) bits, planar \(planarValue)"))
             }
             ccittScheme = nil
+        case 32908, 32909:
+            // tif_pixarlog.c PixarLogGuessDataFmt: 32-bit float, 16- or 8-bit unsigned (or
+            // void), and 12-bit signed / 11-bit log values, which PureImage has no samples for.
+            let unsignedOrVoid = sampleFormat == 1 || sampleFormat == 4
+            guard bps != 11 && bps != 12 else {
+                throw fail(.unsupported, .unsupportedLayout("PixarLog with \(bps)-bit samples"))
+            }
+            guard (bps == 32 && sampleFormat == 3) || ((bps == 16 || bps == 8) && unsignedOrVoid) else {
+                // "PixarLog compression can't handle bits depth/data format combination".
+                throw fail(.malformed, .unsupportedLayout("PixarLog with \(bps)-bit samples of format \(sampleFormat)"))
+            }
+            ccittScheme = nil
         case 32766:
             // libtiff tif_next.c NeXTPreDecode: "Unsupported BitsPerSample" unless 2.
             guard bps == 2 else { throw fail(.malformed, .invalidValue(field: "BitsPerSample (NeXT)", value: bps)) }
@@ -208,7 +225,7 @@ struct TIFFImageLayout {
         // libtiff attaches the predictor to LZW and Deflate (and LZMA, Zstd, …) only; with any
         // other codec the tag is ignored.
         let predictorTag = try directory.integer(TIFFTag.predictor, reader: reader, default: 1) ?? 1
-        predictor = [5, 8, 32946].contains(compression) ? predictorTag : 1
+        predictor = [5, 8, 32946, 32908, 32909].contains(compression) ? predictorTag : 1
         switch predictor {
         case 1: break
         // libtiff tif_predict.c PredictorSetup refuses other depths, so every strip fails.
@@ -327,6 +344,19 @@ struct TIFFImageLayout {
             chunksAcross = 1
             chunksDown = (height + rows - 1) / rows
             offsetTag = TIFFTag.stripOffsets; countTag = TIFFTag.stripByteCounts; fieldName = "StripOffsets"
+        }
+        if compression == 32908 || compression == 32909 {
+            // libtiff's PixarLog reads a tile's rows as if they were image-wide, so it garbles
+            // tiles; and it attaches the predictor to values already in the host's byte order,
+            // which the predictor then swaps again in a big-endian file. Neither is decoded.
+            guard !isTiled, predictor == 1 else {
+                throw fail(.unsupported, .unsupportedLayout("PixarLog \(isTiled ? "in tiles" : "with predictor \(predictor)")"))
+            }
+            pixarLog = PixarLogDecoder(format: bps == 32 ? .float32 : (bps == 16 ? .sixteenBit : .eightBit),
+                                       stride: planar == 1 ? samples : 1, width: width,
+                                       tokensBigEndian: directory.endianness == .bigEndian)
+        } else {
+            pixarLog = nil
         }
         let needed = chunksAcross * chunksDown * planes
         // libtiff (tif_dirread.c TIFFFetchStripThing) refuses more than 1 000 000 chunks when

@@ -157,8 +157,8 @@ final class TIFFPageDecoder {
                                                             samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)
             }
         } else {
-            // SGILog produces values, not file bytes (libtiff swaps nothing after it).
-            if layout.sgiLog == nil { TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness) }
+            // SGILog and PixarLog produce values, not file bytes (libtiff swaps nothing after them).
+            if !layout.codecProducesValues { TIFFDecompressor.normaliseByteOrder(&outcome.bytes, layout: layout, endianness: endianness) }
             if layout.predictor == 2 && outcome.decoded == expected {
                 TIFFDecompressor.undoPredictor(&outcome.bytes, rowBytes: chunkRowBytes, rows: keptRows,
                                                samplesPerPixel: layout.samplesPerPlane, bitsPerSample: layout.bitsPerSample)

@@ -23,7 +23,7 @@ struct TIFFRobustnessTests {
                      "bilevel_g4_strips_r7_contig_little.tif", "bilevel_g3_2d_tiles16_contig_big.tif", "bilevel_mh_strips.tif",
                      "rgb8_lzw_bigtiff.tif", "float32rgb_lzw_fpred_strips_r7_contig_little.tif",
                      "float16gray_deflate_fpred_tiles16_contig_little.tif", "rgba_unassoc8_webp_lossy_tiles16.tif",
-                     "rgb8_webp_lossless_tiles16.tif"] {
+                     "rgb8_webp_lossless_tiles16.tif", "pixarlog_gray8.tif", "pixarlog_rgb16_big.tif"] {
             files.append(try GeneratedCorpus.read("tiff/" + name))
         }
         // IFD first, then strips (the generated files put the IFD last, as libtiff writes):
