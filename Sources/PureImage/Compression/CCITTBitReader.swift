@@ -46,9 +46,6 @@ struct CCITTBitReader {
         nextByte = bytes.startIndex
     }
 
-    /// Bits left before the (padded) end: libtiff's `BitsAvail` once every byte is loaded.
-    var bitsLeft: Int { paddedEnd - position }
-
     /// Makes `count` (1…16) bits available. False when no bit at all is left: the end.
     @inline(__always)
     mutating func need(_ count: Int) -> Bool {

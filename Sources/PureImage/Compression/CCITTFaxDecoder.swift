@@ -1,7 +1,7 @@
 /// CCITT bilevel decoding for TIFF: modified Huffman (compression 2, T.4 1-D codes, each row
-/// byte-aligned, no EOLs; compression 32771 "CCITT RLEW", each row 16-bit-word-aligned), T.4 Group 3 (compression 3: rows after EOL codes, 1-D or, with
-/// T4Options bit 0, 1-D or 2-D per row), and T.6 Group 4 (compression 4: every row 2-D against
-/// the row above, no EOLs).
+/// byte-aligned, no EOLs; compression 32771 "CCITT RLEW", each row word-aligned), T.4 Group 3
+/// (compression 3: rows after EOL codes, 1-D or, with T4Options bit 0, 1-D or 2-D per row), and
+/// T.6 Group 4 (compression 4: every row 2-D against the row above, no EOLs).
 ///
 /// A row is decoded into **runs** — alternate white and black run lengths, starting with white
 /// — and the runs are then painted into the row's bits (white 0, black 1, whatever the

@@ -47,17 +47,14 @@ enum TIFFWebP {
             return (0, "WebP: the decoded image does not fit the chunk")
         }
         // RGBA rows → the page's RGB or RGBA samples (libwebp's MODE_RGB drops alpha).
-        bitmap.bytes.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                for row in 0..<keptRows {
-                    var from = row * bitmap.bytesPerRow
-                    var to = row * rowBytes
-                    for _ in 0..<width {
-                        for sample in 0..<samples { destination[to + sample] = source[from + sample] }
-                        from += 4
-                        to += samples
-                    }
-                }
+        let rgba = bitmap.bytes
+        for row in 0..<keptRows {
+            var from = row * bitmap.bytesPerRow
+            var to = row * rowBytes
+            for _ in 0..<width {
+                for sample in 0..<samples { output[to + sample] = rgba[from + sample] }
+                from += 4
+                to += samples
             }
         }
         return (keptRows * rowBytes, nil)
