@@ -75,7 +75,11 @@ extension Bitmap {
         precondition(target.count >= (rows - 1) * targetRowBytes + 4 * columns && targetRowBytes >= 4 * columns)
         bytes.withUnsafeBufferPointer { source in
             expanded.withUnsafeBytes { expanded in
-                guard let s0 = source.baseAddress, let t0 = target.baseAddress, let e = expanded.baseAddress else { return }
+                // Never empty here (≥ 2048 pixels): every row must be written, as the tight-rows
+                // path hands this memory out uninitialised otherwise.
+                guard let s0 = source.baseAddress, let t0 = target.baseAddress, let e = expanded.baseAddress else {
+                    preconditionFailure("packed look-up on an empty buffer")
+                }
                 // Row y: ceil(columns × bits / 8) = wholeBytes (+ 1 with a tail) source bytes at
                 // y × sourceRowBytes and 4 × columns target bytes at y × targetRowBytes, both
                 // inside their buffers (the precondition, and the bitmap's own geometry); a byte

@@ -10,7 +10,7 @@ enum TIFFDecompressor {
         var problem: String?
         /// Byte ranges inside `0 ..< decoded` that libtiff's codec leaves untouched (zero in
         /// `bytes`): its RGBA interface, which reuses one buffer for every strip, shows the
-        /// previous strip's bytes there (`TIFFLibtiffRGBA`). Only ThunderScan has any.
+        /// previous strip's bytes there (`TIFFLibtiffRGBA`). Only ThunderScan and WebP have any.
         var unwritten: [Range<Int>] = []
     }
 
@@ -103,6 +103,8 @@ enum TIFFDecompressor {
                 throw DecodeError(.unsupported, format: .tiff, offset: offset,
                                   TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
             }
+            // The tokens take 2 bytes a sample, twice the output for 8-bit data.
+            _ = try SizeMath.allocationSize(expected / pixarLog.format.bytesPerSample, 2, limits: limits, format: .tiff, offset: offset)
             let result = pixarLog.decode(input, into: &output)
             decoded = result.written
             problem = result.problem
@@ -123,6 +125,7 @@ enum TIFFDecompressor {
                                              into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written
             problem = result.problem
+            unwritten = result.unwritten
         case 7:
             let result = try decodeJPEG(input, tables: layout.jpegTables, into: &output, layout: layout, offset: offset, limits: limits)
             decoded = result.written

@@ -345,6 +345,11 @@ struct TIFFImageLayout {
             chunksDown = (height + rows - 1) / rows
             offsetTag = TIFFTag.stripOffsets; countTag = TIFFTag.stripByteCounts; fieldName = "StripOffsets"
         }
+        if compression == 32766 && isTiled {
+            // tif_next.c cuts a tile into rows of the *image's* scanline size (and fails a tile
+            // that is not a multiple of it): not decoded.
+            throw fail(.unsupported, .unsupportedLayout("NeXT compression in tiles"))
+        }
         if compression == 32908 || compression == 32909 {
             // libtiff's PixarLog reads a tile's rows as if they were image-wide, so it garbles
             // tiles; and it attaches the predictor to values already in the host's byte order,

@@ -85,6 +85,7 @@ import PureImageConformance
     /// Damaged and truncated strips: bad codes, rows running out of data.
     @Test func damagedStripsMatchLibtiff() throws {
         var random = TIFFRobustnessTests.Random(state: 0x2545_F491_4F6C_DD1D)
+        var compared = 0
         for trial in 0..<40 {
             var strip = Self.stream(width: 61, rows: 12, random: &random)
             for _ in 0..<(1 + Int(random.next() % 3)) {
@@ -96,6 +97,8 @@ import PureImageConformance
             guard let theirs = reference.frames.first else { continue }
             let ours = try ImageSource(bytes: file).image(options: ImageDecodingOptions(output: .libtiffRGBA)).tightBytes
             #expect(firstDifference(ours, theirs.samples) == nil, "trial \(trial)")
+            compared += 1
         }
+        #expect(compared >= 20, "libtiff's RGBA interface read only \(compared) of 40 damaged files")
     }
 }

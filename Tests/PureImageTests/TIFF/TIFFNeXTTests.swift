@@ -87,9 +87,19 @@ import PureImageConformance
     }
 
     /// libtiff's NeXTPreDecode refuses every strip unless samples are 2 bits; PureImage refuses
-    /// the page.
-    @Test func otherDepthsAreRefused() throws {
+    /// the page. Tiles are refused too (libtiff cuts them into rows of the image's width).
+    @Test func otherDepthsAndTilesAreRefused() throws {
         let file = Self.file(width: 4, height: 1, rowsPerStrip: 1, strips: [[0x00, 0x12]], bits: 8)
         #expect(throws: DecodeError.self) { try ImageSource(bytes: file).image(options: ImageDecodingOptions(output: .native)) }
+        var b = TIFFBuilder(.little)
+        b.data = [0x00] + [UInt8](repeating: 0x55, count: 4) + [UInt8](repeating: 0xFF, count: 64)
+        b.short(256, 20); b.short(257, 16); b.short(258, 2); b.short(259, 32766); b.short(262, 1); b.short(277, 1)
+        b.short(322, 16); b.short(323, 16); b.long(324, b.dataOffset, b.dataOffset); b.long(325, 69, 69)
+        do {
+            _ = try ImageSource(bytes: b.build()).image(options: ImageDecodingOptions(output: .native))
+            Issue.record("a tiled NeXT page decoded")
+        } catch {
+            #expect(error.kind == .unsupported, "\(error)")
+        }
     }
 }

@@ -76,8 +76,9 @@ import PureImageConformance
         #expect(samples == [UInt8]((0..<4).flatMap { _ in [90, 80, 70] as [UInt8] }))
     }
 
-    /// Each failure leaves its whole strip zero, with a warning at the strip, and the other
-    /// strips decode: a WebP of another size, a truncated one, and bytes that are not WebP.
+    /// Each failure leaves its whole strip unwritten (zero), with a warning at the strip, and the
+    /// other strips decode: a WebP taller than the strip, a truncated one, and bytes that are not
+    /// WebP.
     @Test(arguments: ["size", "truncated", "garbage"])
     func badStripIsZeroAndWarned(_ damage: String) throws {
         let good = Self.solidWebP(width: 4, height: 2, rgba: Self.blue, alphaUsed: false)
@@ -92,6 +93,23 @@ import PureImageConformance
         #expect(samples == [UInt8]((0..<8).flatMap { _ in Self.blue.prefix(3) }) + [UInt8](repeating: 0, count: 24))
         let decoded = try ImageSource(bytes: file).decode(options: ImageDecodingOptions(output: .native))
         #expect(decoded.warnings.contains { $0.message.hasPrefix("WebP:") }, "\(decoded.warnings)")
+    }
+
+    /// libwebp writes any image that fits the chunk's buffer: a narrower one fills the left
+    /// columns (the rest keep what the buffer held) and the chunk succeeds; a shorter one fills
+    /// its rows and libtiff then fails the chunk. The first strip is solid green, so libtiff's
+    /// RGBA interface, which reuses its strip buffer, shows green where the second writes nothing.
+    @Test(arguments: ["narrower", "shorter"])
+    func smallerImagesFillTheirPart(_ shape: String) throws {
+        let first = Self.solidWebP(width: 4, height: 2, rgba: Self.green, alphaUsed: false)
+        let second = shape == "narrower" ? Self.solidWebP(width: 3, height: 2, rgba: Self.red, alphaUsed: false)
+                                         : Self.solidWebP(width: 4, height: 1, rgba: Self.red, alphaUsed: false)
+        let file = Self.page(width: 4, height: 4, rowsPerStrip: 2, samples: 3, strips: [first, second])
+        let samples = try TIFFReference.expectMatchesLibtiff(file, shape, failedStrip: shape == "shorter")
+        let red = [UInt8](Self.red.prefix(3)), none = [UInt8](repeating: 0, count: 3)
+        let secondStrip = shape == "narrower" ? [red, red, red, none, red, red, red, none].flatMap { $0 }
+                                              : [red, red, red, red, none, none, none, none].flatMap { $0 }
+        #expect(Array(samples.suffix(24)) == secondStrip)
     }
 
     /// libtiff's WebP codec takes 3 or 4 contiguous 8-bit samples only.
