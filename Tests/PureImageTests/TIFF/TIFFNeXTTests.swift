@@ -9,17 +9,11 @@ import PureImageConformance
     /// A 2-bit, min-is-black page, one strip per entry of `strips`, `rowsPerStrip` rows each.
     static func file(width: Int, height: Int, rowsPerStrip: Int, strips: [[UInt8]], bits: UInt16 = 2) -> [UInt8] {
         var b = TIFFBuilder(.big)
-        var offsets: [UInt32] = [], counts: [UInt32] = []
-        for strip in strips {
-            offsets.append(b.dataOffset + UInt32(b.data.count))
-            counts.append(UInt32(strip.count))
-            b.data += strip
-        }
+        b.appendStrips(strips)
         b.short(256, UInt16(width)); b.short(257, UInt16(height))
         b.short(258, bits); b.short(259, 32766); b.short(262, 1)
-        b.entries.append((273, 4, UInt32(offsets.count), offsets.flatMap { b.u32($0) }))
         b.short(277, 1); b.short(278, UInt16(rowsPerStrip))
-        b.entries.append((279, 4, UInt32(counts.count), counts.flatMap { b.u32($0) }))
+        b.entries.sort { $0.tag < $1.tag }
         return b.build()
     }
 

@@ -36,6 +36,19 @@ struct TIFFBuilder {
     mutating func byte(_ tag: UInt16, _ values: UInt8...) { entries.append((tag, 1, UInt32(values.count), values)) }
     mutating func raw(_ tag: UInt16, type: UInt16, count: UInt32, value: [UInt8]) { entries.append((tag, type, count, value)) }
 
+    /// Appends each strip to `data` and records them: StripOffsets (273) and StripByteCounts (279)
+    /// as LONGs. Sort `entries` before `build()`.
+    mutating func appendStrips(_ strips: [[UInt8]]) {
+        var offsets: [UInt32] = [], counts: [UInt32] = []
+        for strip in strips {
+            offsets.append(dataOffset + UInt32(data.count))
+            counts.append(UInt32(strip.count))
+            data += strip
+        }
+        entries.append((273, 4, UInt32(offsets.count), offsets.flatMap { u32($0) }))
+        entries.append((279, 4, UInt32(counts.count), counts.flatMap { u32($0) }))
+    }
+
     /// Offset the data will have (after the 8-byte header, or BigTIFF's 16).
     var dataOffset: UInt32 { bigTIFF ? 16 : 8 }
 

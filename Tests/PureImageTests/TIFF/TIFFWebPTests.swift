@@ -17,18 +17,11 @@ import PureImageConformance
     static func page(width: Int, height: Int, rowsPerStrip: Int, samples: Int, bits: UInt16 = 8, planar: UInt16 = 1,
                      predictor: UInt16? = nil, strips: [[UInt8]]) -> [UInt8] {
         var b = TIFFBuilder(.little)
-        var offsets: [UInt32] = [], counts: [UInt32] = []
-        for strip in strips {
-            offsets.append(b.dataOffset + UInt32(b.data.count))
-            counts.append(UInt32(strip.count))
-            b.data += strip
-        }
+        b.appendStrips(strips)
         b.short(256, UInt16(width)); b.short(257, UInt16(height))
         b.entries.append((258, 3, UInt32(samples), (0..<samples).flatMap { _ in b.u16(bits) }))
         b.short(259, 50001); b.short(262, 2)
-        b.entries.append((273, 4, UInt32(offsets.count), offsets.flatMap { b.u32($0) }))
         b.short(277, UInt16(samples)); b.short(278, UInt16(rowsPerStrip))
-        b.entries.append((279, 4, UInt32(counts.count), counts.flatMap { b.u32($0) }))
         b.short(284, planar)
         if let predictor { b.short(317, predictor) }
         if samples == 4 { b.short(338, 2) }   // ExtraSamples: unassociated alpha
