@@ -18,13 +18,21 @@
 /// so that a consumer that mistakes it for alpha still sees an opaque pixel; readers ignore it.
 /// The memory order of every combination with `ByteOrder` is tabulated in `Docs/Bitmap.md`.
 public enum AlphaInfo: String, Hashable, Sendable, CaseIterable {
+    /// `kCGImageAlphaNone`: colour components only, no alpha.
     case none
+    /// `kCGImageAlphaPremultipliedLast`: alpha last (R G B A), colour premultiplied by alpha.
     case premultipliedLast
+    /// `kCGImageAlphaPremultipliedFirst`: alpha first (A R G B), colour premultiplied by alpha.
     case premultipliedFirst
+    /// `kCGImageAlphaLast`: alpha last (R G B A), colour not premultiplied.
     case last
+    /// `kCGImageAlphaFirst`: alpha first (A R G B), colour not premultiplied.
     case first
+    /// `kCGImageAlphaNoneSkipLast`: an unused component last (R G B x); opaque.
     case noneSkipLast
+    /// `kCGImageAlphaNoneSkipFirst`: an unused component first (x R G B); opaque.
     case noneSkipFirst
+    /// `kCGImageAlphaOnly`: alpha alone, no colour components.
     case alphaOnly
 
     /// Core Graphics' rule: every case but `none`, `noneSkipFirst` and `noneSkipLast` has alpha.

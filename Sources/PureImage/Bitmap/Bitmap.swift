@@ -12,9 +12,13 @@
 /// - `bytes.count == bytesPerRow × height`.
 /// Padding bytes at the end of a row are unspecified by the format (PureImage writes zeros).
 public struct Bitmap: Hashable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels (rows).
     public let height: Int
+    /// Bytes from the start of one row to the next, padding included.
     public let bytesPerRow: Int
+    /// How each pixel's bytes are laid out.
     public let format: PixelFormat
     /// Row-major pixel bytes in `format`'s memory order.
     public internal(set) var bytes: [UInt8]
@@ -149,10 +153,15 @@ public struct Bitmap: Hashable, Sendable {
 
 /// Misuse of the `Bitmap` API (these come from the caller, never from a file).
 public enum BitmapError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The pixel format is not valid; the string says why.
     case invalidFormat(String)
+    /// A negative side, or a size whose byte count overflows `Int`.
     case invalidSize(width: Int, height: Int)
+    /// The `bytesPerRow` given is below the format's minimum for the width.
     case bytesPerRowTooSmall(given: Int, minimum: Int)
+    /// The byte array's length is not `bytesPerRow × height`.
     case sizeMismatch(expected: Int, actual: Int)
+    /// The conversion asked for is not implemented; the string says which.
     case unsupportedConversion(String)
 
     public var description: String {

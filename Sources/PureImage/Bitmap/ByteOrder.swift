@@ -11,10 +11,15 @@
 /// groups (`PixelFormat.validate()` checks it): 8-bit RGB without alpha (3 bytes) has no
 /// `order16Little` or `order32Little` form.
 public enum ByteOrder: String, Hashable, Sendable, CaseIterable {
+    /// `kCGBitmapByteOrderDefault`: components in logical order, 16-bit components big-endian.
     case `default`
+    /// `kCGBitmapByteOrder16Little`: each 2-byte group of the logical order reversed (16-bit little-endian).
     case order16Little
+    /// `kCGBitmapByteOrder16Big`: 16-bit big-endian; the same bytes as `default`.
     case order16Big
+    /// `kCGBitmapByteOrder32Little`: each 4-byte group reversed (8-bit A R G B stored as B G R A).
     case order32Little
+    /// `kCGBitmapByteOrder32Big`: 32-bit big-endian; the same bytes as `default`.
     case order32Big
 
     /// `kCGBitmapByteOrder32Host`: little-endian on every platform Swift runs on today.

@@ -9,8 +9,11 @@
 /// | `cmyk`     | C, M, Y, K (ink amounts: 0 = no ink, max = full ink) |
 /// | `indexed`  | one palette index          |
 public enum ColorModel: Hashable, Sendable {
+    /// Grayscale: one component, Y.
     case gray
+    /// Red, green, blue: three components, R G B.
     case rgb
+    /// Cyan, magenta, yellow, black ink amounts: four components (0 = no ink).
     case cmyk
     /// One index per pixel into `Palette`. Indexed pixels carry no alpha channel of their own;
     /// transparency lives in the palette entries (PNG tRNS, GIF transparent index).

@@ -16,13 +16,21 @@
 /// Decoding never applies it (a `UIImage(cgImage:scale:orientation:)` keeps pixels unrotated);
 /// `Bitmap.oriented(_:)` does, on request.
 public enum Orientation: Int, Hashable, Sendable, CaseIterable {
+    /// EXIF 1: stored upright; displayed as stored.
     case up = 1
+    /// EXIF 2: flip left–right to display.
     case upMirrored = 2
+    /// EXIF 3: rotate 180° to display.
     case down = 3
+    /// EXIF 4: flip top–bottom to display.
     case downMirrored = 4
+    /// EXIF 5: transpose (flip across the main diagonal) to display; width and height swap.
     case leftMirrored = 5
+    /// EXIF 6: rotate 90° clockwise to display; width and height swap.
     case right = 6
+    /// EXIF 7: transverse (flip across the anti-diagonal) to display; width and height swap.
     case rightMirrored = 7
+    /// EXIF 8: rotate 90° counter-clockwise to display; width and height swap.
     case left = 8
 
     /// The EXIF value; values outside 1...8 (0 appears in the wild) read as `up`, as ImageIO does.

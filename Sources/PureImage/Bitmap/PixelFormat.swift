@@ -17,13 +17,18 @@ public struct PixelFormat: Hashable, Sendable {
         case float
     }
 
+    /// The colour space of the colour components.
     public var colorModel: ColorModel
     /// 1, 2, 4, 8 or 16 for unsigned integers; 32 or 64 for floats.
     public var bitsPerComponent: Int
+    /// Whether there is alpha (or a skip component), where it sits, and if colour is premultiplied.
     public var alphaInfo: AlphaInfo
+    /// How the logical component order is laid out in memory.
     public var byteOrder: ByteOrder
+    /// Unsigned integer or floating-point components.
     public var componentType: ComponentType
 
+    /// Creates a format; check it with `validate()` or `isValid`.
     public init(colorModel: ColorModel, bitsPerComponent: Int, alphaInfo: AlphaInfo, byteOrder: ByteOrder = .default,
                 componentType: ComponentType = .unsignedInteger) {
         self.colorModel = colorModel
@@ -39,6 +44,7 @@ public struct PixelFormat: Hashable, Sendable {
         return colorModel.colorComponentCount + (alphaInfo.hasExtraComponent ? 1 : 0)
     }
 
+    /// Bits per pixel: `componentsPerPixel × bitsPerComponent`.
     public var bitsPerPixel: Int { componentsPerPixel * bitsPerComponent }
 
     /// Bytes per pixel for formats of 8 bits per pixel or more; 0 for packed sub-byte formats.
@@ -96,6 +102,7 @@ public struct PixelFormat: Hashable, Sendable {
         return nil
     }
 
+    /// True when `validate()` finds nothing wrong.
     public var isValid: Bool { validate() == nil }
 
     /// A one-line description such as `rgb 8-bit premultipliedFirst order32Little`.

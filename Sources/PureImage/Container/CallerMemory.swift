@@ -7,9 +7,13 @@ extension ImageSource {
     /// Where frame 0 goes in a caller's buffer: its size as decoded (a JPEG's DCT-domain
     /// reduction applied), the row stride, and the bytes the buffer needs (`bytesPerRow × height`).
     public struct Destination: Sendable, Hashable {
+        /// Width of frame 0 as decoded, in pixels.
         public var width: Int
+        /// Height of frame 0 as decoded, in pixels (rows).
         public var height: Int
+        /// Bytes from one row to the next in the buffer (the minimum when 0 was asked for).
         public var bytesPerRow: Int
+        /// Bytes the buffer must hold: `bytesPerRow × height`.
         public var byteCount: Int
     }
 

@@ -3,11 +3,12 @@
 ///
 /// `description` reads as one line: `malformed at byte 33: PNG: CRC mismatch in IHDR …`.
 public struct DecodeError: Error, Sendable, CustomStringConvertible {
+    /// The family a failure belongs to; its raw value is the word `description` begins with.
     public enum Kind: String, Sendable, Hashable {
         /// The bytes break the format's rules.
         case malformed
         /// Valid input using a feature this library does not decode (or a recognised format it
-        /// does not support, such as WebP).
+        /// does not support, such as HEIF).
         case unsupported
         /// The input asks for more than `DecodeLimits` allows.
         case limitExceeded = "limit exceeded"
@@ -19,13 +20,16 @@ public struct DecodeError: Error, Sendable, CustomStringConvertible {
         case io = "I/O error"
     }
 
+    /// Which family of failure this is.
     public let kind: Kind
+    /// The format being decoded; nil when none was identified (e.g. unknown format, I/O errors).
     public let format: ImageFormat?
     /// Absolute byte offset in the input where the problem was found, when meaningful.
     public let offset: Int?
     /// The format-specific reason; cast to `PNGError` etc. to inspect it.
     public let reason: any DecodeErrorReason
 
+    /// Creates an error of `kind` for `format` at `offset` (nil: no meaningful place), with its reason.
     public init(_ kind: Kind, format: ImageFormat?, offset: Int?, _ reason: any DecodeErrorReason) {
         self.kind = kind
         self.format = format
@@ -82,10 +86,13 @@ public enum ContainerError: DecodeErrorReason, Hashable {
 
 /// Reasons for `DecodeError.Kind.limitExceeded`.
 public enum LimitReason: DecodeErrorReason, Hashable {
+    /// `width` × `height` pixels exceed `limit` (`DecodeLimits.maxPixels`).
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// `bytes` is nil when the size overflowed `Int` altogether.
     case allocationTooLarge(bytes: Int?, limit: Int)
+    /// A metadata block exceeds `limit` bytes (`DecodeLimits.maxMetadataBytes`).
     case metadataTooLarge(limit: Int)
+    /// The image has more than `limit` frames (`DecodeLimits.maxFrames`).
     case tooManyFrames(limit: Int)
     /// One decode would hold more than `DecodeLimits.maxMemoryBytes` at once; `requested` is
     /// nil when the size overflowed `Int`.
@@ -113,8 +120,11 @@ func hex2(_ byte: UInt8) -> String {
 
 /// A problem the decoder recovered from, in the manner of libjpeg's and libpng's warnings.
 public struct DecodeWarning: Sendable, CustomStringConvertible {
+    /// Absolute byte offset in the input the warning concerns, when meaningful.
     public let offset: Int?
+    /// What the decoder noticed and recovered from, as one line of text.
     public let message: String
+    /// Creates a warning at `offset` (nil: no particular place).
     public init(offset: Int?, _ message: String) {
         self.offset = offset
         self.message = message

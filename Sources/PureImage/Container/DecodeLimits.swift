@@ -15,11 +15,16 @@
 /// - `maxFrames` = 100 000: frames of an animation (and pages of a TIFF); each costs
 ///   bookkeeping even when empty.
 public struct DecodeLimits: Hashable, Sendable {
+    /// Most pixels (`width × height`) an image or frame may have; default 2^28.
     public var maxPixels: Int
+    /// Most bytes one decode may hold at once; default 1.5 GiB.
     public var maxMemoryBytes: Int
+    /// Most bytes of decompressed metadata (ICC, EXIF, PNG text); default 64 MiB.
     public var maxMetadataBytes: Int
+    /// Most frames of an animation or pages of a TIFF; default 100 000.
     public var maxFrames: Int
 
+    /// Limits with the given bounds; every default is the one listed on the type.
     public init(maxPixels: Int = 1 << 28, maxMemoryBytes: Int = 3 << 29,
                 maxMetadataBytes: Int = 64 << 20, maxFrames: Int = 100_000) {
         self.maxPixels = maxPixels
@@ -28,5 +33,6 @@ public struct DecodeLimits: Hashable, Sendable {
         self.maxFrames = maxFrames
     }
 
+    /// The defaults listed on the type.
     public static let `default` = DecodeLimits()
 }

@@ -51,6 +51,7 @@ public struct DecodeOptions: Hashable, Sendable {
     }
     @_spi(Reference) public var jpegColorHandling = JPEGColorHandling.automatic
 
+    /// Options with each leniency at its default (see the properties).
     public init(limits: DecodeLimits = .default, firstFrameOnly: Bool = false,
                 pngIgnoreAncillaryCRCErrors: Bool = true, decodeAPNGAnimation: Bool = true, jpegScaleDenominator: Int = 1) {
         self.limits = limits

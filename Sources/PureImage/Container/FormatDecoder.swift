@@ -36,6 +36,10 @@ protocol FormatDecoder: AnyObject {
     /// Problems recovered from, in the order met.
     var warnings: [DecodeWarning] { get }
 
+    /// Header walk (`propertiesOnly`): the error a decode of frame 0 will give, when the headers
+    /// already tell (a process or compression this library does not decode). Nil otherwise.
+    var headerRefusal: DecodeError? { get }
+
     /// The memory this decode holds, checked before each allocation (`DecodeLimits.maxMemoryBytes`).
     var budget: MemoryBudget { get }
 
@@ -68,6 +72,9 @@ struct PartialFrame {
 extension FormatDecoder {
     /// Decoders without a progressive rendering show their completed frames only.
     func partialFrame() -> PartialFrame? { nil }
+
+    /// Formats whose every header problem stops the walk itself have nothing to add.
+    var headerRefusal: DecodeError? { nil }
 }
 
 /// Owns a decoder and its input and makes failure sticky: after the first error every call

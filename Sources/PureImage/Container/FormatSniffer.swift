@@ -11,7 +11,9 @@
 /// | HEIC   | ???? `ftyp` then brand `heic`, `heix`, `hevc`, `hevx` | ISO/IEC 23008-12 |
 /// | HEIF   | ???? `ftyp` then brand `mif1`, `msf1`      | ISO/IEC 23008-12 |
 public enum FormatSniffer {
+    /// What a file's first bytes say about its format.
     public enum Result: Equatable, Sendable {
+        /// A whole signature matched: the file is in this format.
         case format(ImageFormat)
         /// The bytes so far match the start of at least one signature; more are needed to decide.
         case needMoreBytes
@@ -19,6 +21,7 @@ public enum FormatSniffer {
         /// signature with a byte changed, or with CR/LF translation damage): a damaged file of
         /// that format rather than an unknown one.
         case nearMiss(ImageFormat)
+        /// No signature matches, nor comes within two bytes of one: not a format PureImage knows.
         case unknown
     }
 

@@ -1,11 +1,15 @@
 /// What is known about an image without looking at its pixels — the role of
 /// `CGImageSourceCopyPropertiesAtIndex`.
 public struct ImageProperties: Sendable {
+    /// The container format.
     public var format: ImageFormat
+    /// Width in pixels as stored (before orientation); for an animation, the canvas width.
     public var width: Int
+    /// Height in pixels as stored (before orientation); for an animation, the canvas height.
     public var height: Int
     /// Frames (animation frames or TIFF pages) known so far; 1 for a still image.
     public var frameCount: Int
+    /// The EXIF (or TIFF) orientation; `.up` when the file states none.
     public var orientation: Orientation
     /// The colour model of the decoder's native output (before any requested conversion).
     public var colorModel: ColorModel
@@ -40,6 +44,7 @@ public struct ImageProperties: Sendable {
     /// Further format-specific facts as name/value pairs in a stable order (e.g. PNG gAMA).
     public var extra: [(key: String, value: String)]
 
+    /// Properties with the given basics: one frame, `.up`, no metadata.
     public init(format: ImageFormat, width: Int, height: Int, colorModel: ColorModel, bitsPerComponent: Int, hasAlpha: Bool) {
         self.format = format
         self.width = width
@@ -63,9 +68,13 @@ public struct ImageProperties: Sendable {
     }
 }
 
+/// One textual metadata item: a PNG text chunk, a JPEG COM segment, a GIF comment or WebP XMP.
 public struct TextEntry: Sendable, Hashable {
+    /// PNG: the chunk's keyword (e.g. "Title"); otherwise "comment" (JPEG), "Comment" (GIF) or "XMP" (WebP).
     public var keyword: String
+    /// The text, decompressed and decoded (PNG tEXt/zTXt as Latin-1, iTXt as UTF-8).
     public var text: String
+    /// Creates an entry.
     public init(keyword: String, text: String) {
         self.keyword = keyword
         self.text = text
@@ -102,15 +111,21 @@ public struct FrameProperties: Sendable, Hashable {
     public var duration: Double { delay < 0.011 ? 0.1 : delay }
     /// The frame's rectangle on the canvas.
     public var x: Int
+    /// The rectangle's top edge, in pixels from the canvas top (`x` is its left edge).
     public var y: Int
+    /// The rectangle's width in pixels.
     public var width: Int
+    /// The rectangle's height in pixels.
     public var height: Int
+    /// What happens to the rectangle after this frame is shown.
     public var disposal: Disposal
+    /// How the frame is drawn onto the canvas.
     public var blend: Blend
     /// Whether the frame itself can have transparent pixels (GIF transparent index, APNG colour
     /// type or tRNS, WebP alpha).
     public var hasAlpha: Bool
 
+    /// Creates a frame description; `delay` in seconds, the rectangle empty at the origin by default.
     public init(delay: Double, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0,
                 disposal: Disposal = .none, blend: Blend = .over, hasAlpha: Bool = false) {
         self.delay = delay

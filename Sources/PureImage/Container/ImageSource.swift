@@ -8,6 +8,7 @@ import Darwin
 
 /// How `ImageSource.image(at:options:)` should deliver pixels.
 public struct ImageDecodingOptions: Sendable, Hashable {
+    /// The pixel layout the decoded bitmap comes in.
     public enum Output: Sendable, Hashable {
         /// The decoder's own channels and depth (e.g. CMYK for a CMYK JPEG, 1-bit gray, indexed).
         case native
@@ -24,10 +25,12 @@ public struct ImageDecodingOptions: Sendable, Hashable {
         case libtiffRGBA
     }
 
+    /// The pixel layout to deliver; default `.canonicalRGBA`.
     public var output: Output
     /// Rotate/flip to upright per the EXIF orientation (see `Orientation`).
     public var applyOrientation: Bool
 
+    /// Options for `output`, with orientation applied when `applyOrientation` (default: not).
     public init(output: Output = .canonicalRGBA, applyOrientation: Bool = false) {
         self.output = output
         self.applyOrientation = applyOrientation
@@ -56,7 +59,9 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 /// Thread safety: an `ImageSource` is `Sendable`, and any number of tasks may call it at once.
 /// Its caches sit behind one lock, so decodes through one source run one at a time.
 public final class ImageSource: Sendable {
+    /// The format, from the file's signature (or as the caller stated it).
     public let format: ImageFormat
+    /// The limits and leniencies every decode through this source uses.
     public let options: DecodeOptions
     /// The file's bytes (the downscaler decodes them again in streaming mode).
     let bytes: [UInt8]
@@ -177,7 +182,7 @@ public final class ImageSource: Sendable {
             throw walk.decoder.truncation ?? DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
         }
         return SourceDescription(properties: properties, warnings: walk.decoder.warnings, truncation: walk.decoder.truncation,
-                                 pages: (walk.decoder as? TIFFDecoder)?.pageProperties ?? [])
+                                 refusal: walk.decoder.headerRefusal, pages: (walk.decoder as? TIFFDecoder)?.pageProperties ?? [])
     }
 
     /// The properties of image `index` (`CGImageSourceCopyPropertiesAtIndex`), from the headers
@@ -337,11 +342,17 @@ public enum ImageFiles {
 
 /// What `ImageSource.describe()` found in the headers.
 public struct SourceDescription: Sendable {
+    /// What the headers say: size, colour, depth, orientation, metadata, every frame (TIFF: page 0).
     public var properties: ImageProperties
     /// Problems the walk met and stepped over (e.g. an ancillary chunk with a bad CRC).
     public var warnings: [DecodeWarning]
     /// Non-nil when the input ends before the container does.
     public var truncation: DecodeError?
+    /// Non-nil when the headers are readable but already show that frame 0's pixels will not
+    /// decode — a JPEG-LS or hierarchical JPEG, a TIFF compression or layout this library has
+    /// no decoder for: the error `decode(at: 0)` gives. Nil says nothing more than that the
+    /// headers raised no objection (the image data may still be damaged).
+    public var refusal: DecodeError?
     /// TIFF: every page's own properties (nil for a page whose IFD does not give its size).
     var pages: [ImageProperties?] = []
 }
@@ -350,6 +361,7 @@ public struct SourceDescription: Sendable {
 /// the source's status; here the two travel together, so nothing is read from a getter that
 /// would decode behind the caller's back).
 public struct DecodedFrame: Sendable {
+    /// The frame's pixels, in the layout and orientation the decoding options asked for.
     public var bitmap: Bitmap
     /// The frame's index.
     public var index: Int

@@ -11,6 +11,7 @@ public struct InspectionEntry: Sendable, CustomStringConvertible {
     /// Nesting depth for display.
     public var level: Int
 
+    /// Creates an entry; `level` 0 is the top of the structure.
     public init(offset: Int, name: String, detail: String, level: Int = 0) {
         self.offset = offset
         self.name = name
@@ -26,6 +27,7 @@ public struct InspectionEntry: Sendable, CustomStringConvertible {
     }
 }
 
+/// Walks a file's container structure for `pureimage inspect`.
 public enum Inspector {
     /// The structure of `bytes`: a first line naming the format from its signature, then the
     /// format's own entries (for formats whose walker exists).

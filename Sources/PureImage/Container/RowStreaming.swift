@@ -16,6 +16,7 @@ public struct RowBand: Sendable {
 public struct StreamedFrame: Sendable {
     /// The properties as decoded (as `DecodedFrame.properties`).
     public var properties: ImageProperties
+    /// Problems the decode recovered from, in the order met.
     public var warnings: [DecodeWarning]
     /// Non-nil when the input ended before the image did; the rows the file did not hold were
     /// delivered as the one-shot decode shows them.

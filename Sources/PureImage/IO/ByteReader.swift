@@ -1,6 +1,8 @@
 /// Endianness of a multi-byte integer, stated at every read (never defaulted).
 public enum Endianness: Sendable, Hashable {
+    /// Most significant byte first (network order; JPEG, PNG, TIFF "MM").
     case bigEndian
+    /// Least significant byte first (GIF, WebP, TIFF "II").
     case littleEndian
 }
 
@@ -18,6 +20,7 @@ public struct ByteReader: Sendable {
     /// Absolute offset of the next byte `read…` returns.
     public private(set) var offset: Int
 
+    /// A reader over `range` of `bytes` (all of them when nil), its cursor at the window's start.
     public init(_ bytes: [UInt8], range: Range<Int>? = nil) {
         let window = range ?? 0 ..< bytes.count
         precondition(window.lowerBound >= 0 && window.upperBound <= bytes.count, "window outside the bytes")
@@ -26,7 +29,9 @@ public struct ByteReader: Sendable {
         self.offset = window.lowerBound
     }
 
+    /// Bytes from the cursor to the end of the window.
     public var remaining: Int { window.upperBound - offset }
+    /// True when the cursor is at (or past) the end of the window.
     public var isAtEnd: Bool { offset >= window.upperBound }
 
     /// The one bounds function: the byte range `offset ..< offset + count` if it lies inside the window.
@@ -41,16 +46,19 @@ public struct ByteReader: Sendable {
 
     // MARK: get (absolute, cursor unchanged)
 
+    /// The byte at an absolute `position`.
     public func getUInt8(at position: Int) throws(ByteReaderError) -> UInt8 {
         bytes[try range(at: position, count: 1).lowerBound]
     }
 
+    /// The 16-bit integer at an absolute `position`.
     public func getUInt16(at position: Int, _ endianness: Endianness) throws(ByteReaderError) -> UInt16 {
         let r = try range(at: position, count: 2)
         let b0 = UInt16(bytes[r.lowerBound]), b1 = UInt16(bytes[r.lowerBound + 1])
         return endianness == .bigEndian ? b0 << 8 | b1 : b1 << 8 | b0
     }
 
+    /// The 32-bit integer at an absolute `position`.
     public func getUInt32(at position: Int, _ endianness: Endianness) throws(ByteReaderError) -> UInt32 {
         let r = try range(at: position, count: 4)
         var value: UInt32 = 0
@@ -61,6 +69,7 @@ public struct ByteReader: Sendable {
         return value
     }
 
+    /// The 64-bit integer at an absolute `position`.
     public func getUInt64(at position: Int, _ endianness: Endianness) throws(ByteReaderError) -> UInt64 {
         let r = try range(at: position, count: 8)
         var value: UInt64 = 0
@@ -71,34 +80,45 @@ public struct ByteReader: Sendable {
         return value
     }
 
+    /// `count` bytes from an absolute `position`, as a slice indexed by absolute offset.
     public func getBytes(at position: Int, count: Int) throws(ByteReaderError) -> ArraySlice<UInt8> {
         bytes[try range(at: position, count: count)]
     }
 
     // MARK: peek (at the cursor, cursor unchanged)
 
+    /// The byte at the cursor.
     public func peekUInt8() throws(ByteReaderError) -> UInt8 { try getUInt8(at: offset) }
+    /// The 16-bit integer at the cursor.
     public func peekUInt16(_ endianness: Endianness) throws(ByteReaderError) -> UInt16 { try getUInt16(at: offset, endianness) }
+    /// The 32-bit integer at the cursor.
     public func peekUInt32(_ endianness: Endianness) throws(ByteReaderError) -> UInt32 { try getUInt32(at: offset, endianness) }
+    /// `count` bytes at the cursor, as a slice indexed by absolute offset.
     public func peekBytes(count: Int) throws(ByteReaderError) -> ArraySlice<UInt8> { try getBytes(at: offset, count: count) }
 
     // MARK: read (at the cursor, cursor advances)
 
+    /// Reads a byte and advances past it.
     public mutating func readUInt8() throws(ByteReaderError) -> UInt8 {
         let value = try getUInt8(at: offset); offset += 1; return value
     }
+    /// Reads a 16-bit integer and advances 2 bytes.
     public mutating func readUInt16(_ endianness: Endianness) throws(ByteReaderError) -> UInt16 {
         let value = try getUInt16(at: offset, endianness); offset += 2; return value
     }
+    /// Reads a 32-bit integer and advances 4 bytes.
     public mutating func readUInt32(_ endianness: Endianness) throws(ByteReaderError) -> UInt32 {
         let value = try getUInt32(at: offset, endianness); offset += 4; return value
     }
+    /// Reads a 64-bit integer and advances 8 bytes.
     public mutating func readUInt64(_ endianness: Endianness) throws(ByteReaderError) -> UInt64 {
         let value = try getUInt64(at: offset, endianness); offset += 8; return value
     }
+    /// Reads `count` bytes (a slice indexed by absolute offset) and advances past them.
     public mutating func readBytes(count: Int) throws(ByteReaderError) -> ArraySlice<UInt8> {
         let value = try getBytes(at: offset, count: count); offset += count; return value
     }
+    /// Advances the cursor `count` bytes; throws, moving nothing, if that passes the window's end.
     public mutating func skip(_ count: Int) throws(ByteReaderError) {
         _ = try range(at: offset, count: count); offset += count
     }
@@ -108,10 +128,12 @@ public struct ByteReader: Sendable {
     }
 }
 
+/// A `ByteReader` access outside its window.
 public enum ByteReaderError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `needed` bytes were wanted at `offset`, only `available` are there.
     case endOfData(offset: Int, needed: Int, available: Int)
 
+    /// The absolute offset at which the failed access began.
     public var offset: Int {
         switch self { case .endOfData(let offset, _, _): return offset }
     }

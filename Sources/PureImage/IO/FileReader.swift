@@ -127,8 +127,11 @@ private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPoin
 
 /// Why a file could not be read (`DecodeError.Kind.io`).
 public enum FileError: DecodeErrorReason, Hashable {
+    /// Nothing exists at `path` (ENOENT, ENOTDIR).
     case noSuchFile(path: String)
+    /// The file at `path` may not be read (EACCES, EPERM).
     case permissionDenied(path: String)
+    /// `path` names a directory.
     case isDirectory(path: String)
     /// A device or socket: reading it might never end (`/dev/zero`) or block.
     case notARegularFile(path: String)

@@ -12,6 +12,7 @@
 /// decision every decoder relies on: not closed → suspend and wait (`.needMoreInput`);
 /// closed → the input is truncated.
 public struct InputBuffer: Sendable {
+    /// Every byte received so far, from the start of the stream.
     public private(set) var bytes: [UInt8]
     /// The next byte a decoder will read.
     public var readIndex: Int {
@@ -20,13 +21,16 @@ public struct InputBuffer: Sendable {
     /// True once the producer has said no more bytes will come.
     public private(set) var isClosed: Bool
 
+    /// A buffer holding `bytes`, read from the start; `isClosed` when no more will come.
     public init(_ bytes: [UInt8] = [], isClosed: Bool = false) {
         self.bytes = bytes
         self.readIndex = 0
         self.isClosed = isClosed
     }
 
+    /// Where the next appended byte goes: the count of bytes received.
     public var writeIndex: Int { bytes.count }
+    /// Bytes received but not yet read (`writeIndex - readIndex`).
     public var available: Int { bytes.count - readIndex }
 
     /// Appends newly received bytes. Appending after `close()` is API misuse and is ignored
@@ -40,7 +44,15 @@ public struct InputBuffer: Sendable {
     /// Marks the end of input.
     public mutating func close() { isClosed = true }
 
-    public enum Availability: Equatable { case ready, needMoreInput, truncated }
+    /// What `demand(_:)` found: the bytes can be read now, later, or never.
+    public enum Availability: Equatable {
+        /// The bytes are all there.
+        case ready
+        /// Some are missing, but more input can still arrive.
+        case needMoreInput
+        /// Some are missing and the input is closed: they never will arrive.
+        case truncated
+    }
 
     /// Whether `count` bytes can be read at `readIndex` now, later, or never.
     public func demand(_ count: Int) -> Availability {

@@ -21,8 +21,11 @@
 /// queue). Hand what it returns — `Bitmap`s, `ImageProperties`, errors, all `Sendable` — to
 /// other tasks instead (Docs/ImageSource.md, "Thread safety").
 public final class IncrementalImageSource {
+    /// The limits and leniencies the decode uses.
     public let options: DecodeOptions
+    /// Where the decode stands, after the bytes fed so far.
     public private(set) var status: IncrementalStatus = .unknownType
+    /// The format, once the first bytes have decided it; nil until then (and for unknown bytes).
     public private(set) var format: ImageFormat?
     /// The error behind `invalidData` (or the truncation behind `unexpectedEOF`).
     public private(set) var error: DecodeError?
@@ -34,6 +37,7 @@ public final class IncrementalImageSource {
     private var prefix: [UInt8] = []
     private var session: DecodeSession?
 
+    /// An empty source, waiting for its first bytes.
     public init(options: DecodeOptions = DecodeOptions()) {
         self.options = options
     }
@@ -42,10 +46,11 @@ public final class IncrementalImageSource {
 
     /// ImageIO's convention: `data` is everything received so far (a prefix-extension of what
     /// was passed before). Only bytes beyond `receivedCount` are new; a shorter `data` adds
-    /// nothing. `final` says no more data will come.
-    public func update(data: [UInt8], final: Bool) {
-        let newBytes = data.count > receivedCount ? data[receivedCount...] : data[data.endIndex...]
-        append(newBytes, final: final)
+    /// nothing. `final` says no more data will come. Any collection of bytes will do — an
+    /// array, a slice, Foundation's `Data`, an `UnsafeRawBufferPointer` — without a copy into an
+    /// array first (slices whose indices do not start at 0 included).
+    public func update<Bytes: Collection>(data: Bytes, final: Bool) where Bytes.Element == UInt8 {
+        append(data.dropFirst(receivedCount), final: final)
     }
 
     /// For callers that hold only the new chunk.

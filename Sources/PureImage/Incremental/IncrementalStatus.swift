@@ -24,6 +24,7 @@ public enum IncrementalStatus: Int, Comparable, Sendable, CustomStringConvertibl
 
     public static func < (a: IncrementalStatus, b: IncrementalStatus) -> Bool { a.rawValue < b.rawValue }
 
+    /// True for `complete`, `invalidData` and `unexpectedEOF`: nothing will change any more.
     public var isFinal: Bool { self >= .complete }
 
     public var description: String {

@@ -74,6 +74,7 @@ final class JPEGDecoder: FormatDecoder {
     private(set) var properties: ImageProperties?
     private(set) var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
+    private(set) var headerRefusal: DecodeError?
 
     /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
     let budget: MemoryBudget
@@ -180,6 +181,11 @@ final class JPEGDecoder: FormatDecoder {
                 }
                 // libjpeg refuses these codes before reading any length. The header walk
                 // describes the frames of processes it does not decode (`describesOnly`).
+                // FFF7 names JPEG-LS only as a file's frame header; after a T.81 frame it is
+                // an unknown marker in damaged data.
+                if code == JPEGMarker.sof55 && frame != nil {
+                    throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.unknownMarker(code))
+                }
                 if !(options.propertiesOnly && JPEGMarker.describesOnly(code)) {
                     try JPEGMarker.refuseEarly(code, offset: offset)
                 }
@@ -375,6 +381,9 @@ final class JPEGDecoder: FormatDecoder {
             let refusal = JPEGMarker.refusal(code, offset: segment.markerOffset)
                 ?? DecodeError(.unsupported, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
             try describeOnly(try FrameHeader(parsing: segment), segment: segment, refusal: refusal)
+            // A JPEG-LS file's later segments (LSE, T.87 §C.2.4) and scans are T.87's: the
+            // walk ends at its frame header.
+            if code == JPEGMarker.sof55 { state = .done }
         default:
             throw DecodeError(.malformed, format: .jpeg, offset: segment.markerOffset, JPEGError.unknownMarker(code))
         }
@@ -433,6 +442,7 @@ final class JPEGDecoder: FormatDecoder {
         properties.isProgressive = progressive
         applyMetadata(to: &properties)
         self.properties = properties
+        headerRefusal = refusal
         warn(at: refusal.offset, "described from the \(JPEGMarker.name(segment.marker)) frame header, not decoded: \(refusal.reason)")
     }
 

@@ -66,6 +66,8 @@ public enum JPEGError: DecodeErrorReason, Hashable {
 
     /// SOF5–SOF7, SOF13–SOF15, DHP, EXP: hierarchical (Annex J).
     case hierarchical(sof: UInt8)
+    /// SOF55: a JPEG-LS file (ITU-T T.87), another standard; libjpeg-turbo does not decode it either.
+    case jpegLS
     /// 2 or more than 4 components: libjpeg-turbo has no colour conversion for them.
     case componentCount(Int)
     /// A ratio between sampling factors that is not a whole number (libjpeg
@@ -112,6 +114,7 @@ public enum JPEGError: DecodeErrorReason, Hashable {
             return "restart interval \(interval) is not a whole number of MCU rows (\(mcusPerRow) MCUs each)"
         case .dcCoefficientOverflow: return "a DC coefficient overflows (progressive DC scan)"
         case .hierarchical(let sof): return "hierarchical JPEG (marker FF\(hex2(sof))) is not supported"
+        case .jpegLS: return "JPEG-LS (ITU-T T.87, marker FFF7) is not supported"
         case .precision(let bits): return "\(bits)-bit samples are not allowed (8 or 12 in DCT frames, 2–16 in lossless ones)"
         case .componentCount(let count): return "\(count) components are not supported (1, 3 or 4)"
         case .fractionalSampling: return "fractional sampling-factor ratios are not supported"

@@ -20,26 +20,37 @@
 public struct DownscalePlan: Equatable, Sendable {
     /// iOS's default destination budget: 60 MB (macOS uses 90, watchOS 30).
     public static let defaultLimitBytes = 60 * 1024 * 1024
+    /// Bytes per destination pixel the budget assumes (8-bit RGBA).
     public static let bytesPerPixel = 4
     /// Destination rows by which consecutive tiles overlap (SDWebImage's `kDestSeemOverlap`).
     public static let destinationSeamOverlap = 2
 
+    /// Source width in pixels.
     public let sourceWidth: Int
+    /// Source height in pixels.
     public let sourceHeight: Int
+    /// The destination budget in bytes actually used (`defaultLimitBytes` for 0, at least 4).
     public let limitBytes: Int
+    /// The most pixels the destination may have: `limitBytes / 4`.
     public let destinationTotalPixels: Double
+    /// Source pixels per band: a third of `destinationTotalPixels`.
     public let tileTotalPixels: Double
     /// False when the source already fits: the image is decoded at full size.
     public let scalesDown: Bool
+    /// Destination side ÷ source side; 1 when the source fits.
     public let scale: Double
+    /// Width of the downscaled image in pixels (the source width when it fits).
     public let destinationWidth: Int
+    /// Height of the downscaled image in pixels (the source height when it fits).
     public let destinationHeight: Int
     /// Source rows per band (before the seam overlap is added).
     public let bandRows: Int
     /// Source rows each band after the first also re-covers from the previous one.
     public let seamOverlapRows: Int
+    /// Full-width source bands decoded in turn; 0 for an empty source.
     public let bandCount: Int
 
+    /// Plans a downscale of a `sourceWidth` × `sourceHeight` image to a `limitBytes` budget (0: the default).
     public init(sourceWidth: Int, sourceHeight: Int, limitBytes: Int) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -86,9 +97,12 @@ public struct DownscalePlan: Equatable, Sendable {
 /// semantics: the longest side becomes at most `maxPixelSize`, the aspect ratio is kept (each
 /// side rounded to the nearest pixel, at least 1), and an image is never enlarged.
 public struct ThumbnailPlan: Equatable, Sendable {
+    /// Thumbnail width in pixels.
     public let width: Int
+    /// Thumbnail height in pixels.
     public let height: Int
 
+    /// Plans a thumbnail whose longest side is at most `maxPixelSize` (0 or less: full size).
     public init(sourceWidth: Int, sourceHeight: Int, maxPixelSize: Int) {
         let longest = max(sourceWidth, sourceHeight)
         guard maxPixelSize > 0, longest > maxPixelSize else {

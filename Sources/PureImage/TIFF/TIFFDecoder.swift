@@ -40,6 +40,7 @@ final class TIFFDecoder: FormatDecoder {
     private(set) var pageProperties: [ImageProperties?] = []
     private(set) var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
+    private(set) var headerRefusal: DecodeError?
 
     /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
     let budget: MemoryBudget
@@ -217,19 +218,31 @@ final class TIFFDecoder: FormatDecoder {
     private func describeFirstPage(_ directory: TIFFDirectory, input: InputBuffer) throws(DecodeError) {
         guard input.isClosed || valuesPresent(directory, input: input) else { return }
         if let described = describe(directory, bytes: input.bytes) { properties = described }
+        if options.propertiesOnly {
+            do throws(DecodeError) {
+                _ = try TIFFImageLayout(directory: directory, reader: ByteReader(input.bytes), limits: options.limits)
+            } catch {
+                // The page's decode will give this error; the header walk says it up front.
+                if error.kind == .unsupported || error.kind == .limitExceeded { headerRefusal = error }
+            }
+        }
     }
 
     /// A page's properties from its IFD. A page this library cannot lay out (unsupported or
-    /// broken: its decode reports the typed error) is described by what is known, its size;
-    /// nil when not even that is readable.
+    /// broken: its decode reports the typed error) is described by what its tags say (size,
+    /// compression, photometric, samples); nil when not even its size is readable.
     private func describe(_ directory: TIFFDirectory, bytes: [UInt8]) -> ImageProperties? {
         let reader = ByteReader(bytes)
         guard let layout = try? TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) else {
-            let width = (try? directory.integer(TIFFTag.imageWidth, reader: reader)) ?? nil
-            let height = (try? directory.integer(TIFFTag.imageLength, reader: reader)) ?? nil
-            guard let width, let height else { return nil }
-            var properties = ImageProperties(format: .tiff, width: width, height: height, colorModel: .rgb, bitsPerComponent: 8, hasAlpha: false)
+            func tag(_ code: Int) -> Int? { (try? directory.integer(code, reader: reader)) ?? nil }
+            guard let width = tag(TIFFTag.imageWidth), let height = tag(TIFFTag.imageLength) else { return nil }
+            let samples = tag(TIFFTag.samplesPerPixel) ?? 1
+            let photometric = tag(TIFFTag.photometric)
+            let model: ColorModel = photometric == 5 ? .cmyk : (photometric == 0 || photometric == 1) && samples <= 2 ? .gray : .rgb
+            var properties = ImageProperties(format: .tiff, width: width, height: height, colorModel: model,
+                                             bitsPerComponent: tag(TIFFTag.bitsPerSample) ?? 1, hasAlpha: false)
             properties.frameCount = chainComplete ? directories.count : 1
+            properties.extra.append((key: "compression", value: TIFFTag.compressionName(tag(TIFFTag.compression) ?? 1)))
             return properties
         }
         let model: ColorModel

@@ -12,14 +12,20 @@
 /// Chroma-subsampled YCbCr (`isDataUnits == true`) has no per-pixel layout: the bytes are each
 /// strip's or tile's data units (h × v luma samples, Cb, Cr), chunk after chunk.
 public struct DecodedSamples: Hashable, Sendable {
+    /// The page's width in pixels (ImageWidth).
     public let width: Int
+    /// The page's height in pixels (ImageLength).
     public let height: Int
+    /// Samples per pixel, extra samples included (SamplesPerPixel).
     public let samplesPerPixel: Int
+    /// Bits per sample, 1 to 64 (BitsPerSample).
     public let bitsPerSample: Int
     /// §19 SampleFormat: 1 unsigned, 2 signed (two's complement), 3 IEEE float, 4 undefined,
     /// 5 and 6 complex.
     public let sampleFormat: Int
+    /// True for chroma-subsampled YCbCr, whose bytes are data units rather than pixels.
     public let isDataUnits: Bool
+    /// The samples, in the layout described on the type.
     public let bytes: [UInt8]
 
     /// Bytes per row in the per-pixel layout.

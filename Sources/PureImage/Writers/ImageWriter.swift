@@ -5,8 +5,16 @@
 /// (the file then holds exactly the samples that were asked for) and dropping skip components.
 /// 16-bit samples are written big-endian, as all three formats require.
 public enum ImageWriter {
+    /// An output file format; the raw value is its file extension.
     public enum Container: String, CaseIterable, Sendable {
-        case pam, ppm, pgm, png
+        /// Netpbm PAM (P7): gray, RGB or CMYK, with or without alpha.
+        case pam
+        /// Netpbm PPM (P6): RGB, alpha dropped.
+        case ppm
+        /// Netpbm PGM (P5): gray, alpha dropped.
+        case pgm
+        /// PNG: gray or RGB (CMYK converted to RGB), with or without alpha.
+        case png
 
         /// The container named by a file's extension (`.pam`, `.ppm`, `.pgm`, `.png`).
         public init?(pathExtension path: String) {
@@ -15,7 +23,9 @@ public enum ImageWriter {
         }
     }
 
+    /// Why a file could not be written.
     public enum WriteError: Error, CustomStringConvertible {
+        /// The image or the call cannot be written as asked; the string says why.
         case unsupported(String)
         public var description: String {
             switch self { case .unsupported(let what): return what }
@@ -61,6 +71,7 @@ public enum ImageWriter {
         private let output: (ArraySlice<UInt8>) throws -> Void
         private let deflater: ZlibStreamDeflater?
         private var pendingIDAT: [UInt8] = []
+        /// Rows appended so far.
         public private(set) var rowsWritten = 0
 
         /// Writes the header for a `width × height` image whose rows will come in `format`

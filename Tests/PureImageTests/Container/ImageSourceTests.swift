@@ -230,6 +230,33 @@ struct ImageSourceTests {
         #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.prefix(10).joined(separator: "\n"))")
     }
 
+    /// `SourceDescription.refusal` says up front what `decode(at: 0)` will say: on every corpus
+    /// file whose headers read, a refusal is exactly the decode's error, and a file that decodes
+    /// has none. JPEG-LS files and TIFF compressions without a codec are among them.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 5))
+    func refusalsFromTheHeadersAreTheDecodesErrors() throws {
+        var refused: [String: Int] = [:]
+        var decodable = 0
+        var wrong: [String] = []
+        for entry in Corpus.manifest() where ["png", "apng", "gif", "jpeg", "tiff", "webp"].contains(entry.format) {
+            guard let bytes = Corpus.read(entry), bytes.count < 8 << 20, let source = try? ImageSource(bytes: bytes),
+                  let description = try? source.describe() else { continue }
+            do {
+                _ = try source.decode(at: 0, options: .init(output: .native))
+                decodable += 1
+                if let refusal = description.refusal { wrong.append("\(entry.path): decodes, yet refused by its headers: \(refusal)") }
+            } catch {
+                guard let refusal = description.refusal else { continue }   // damaged data: the headers cannot know
+                refused[entry.format, default: 0] += 1
+                if refusal.description != error.description { wrong.append("\(entry.path): headers say \(refusal), decode says \(error)") }
+            }
+        }
+        #expect(decodable >= 1000)
+        #expect((refused["jpeg"] ?? 0) >= 40, "JPEG-LS files: \(refused)")   // jpegsuite/ls holds 44
+        #expect((refused["tiff"] ?? 0) >= 1, "TIFF compressions without a codec: \(refused)")
+        #expect(wrong.isEmpty, "\(wrong.count):\n\(wrong.prefix(10).joined(separator: "\n"))")
+    }
+
     /// `isProgressive` is "the frame header is SOF2 or SOF10" (SOF6 and SOF14, hierarchical
     /// progressive, too); `isInterlaced` is IHDR's interlace method for PNG and the first image
     /// descriptor's interlace flag for GIF — read from the bytes here, independently of the

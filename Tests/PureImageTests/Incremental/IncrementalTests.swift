@@ -141,6 +141,29 @@ import Testing
         }
     }
 
+    /// `update(data:)` takes any collection of bytes — a slice whose indices start past 0 (as
+    /// Foundation's `Data` slices do), an `UnsafeRawBufferPointer` — with the same result as
+    /// arrays.
+    @Test func updateTakesAnyCollectionOfBytes() throws {
+        let built = PNGDecoderTests.build(colorType: 6, depth: 8, width: 31, height: 19, seed: 3)
+        let bytes = built.png
+        guard case .frames(let expected, _) = Self.oneShot(bytes) else { Issue.record("the PNG does not decode"); return }
+        // The file inside a larger buffer: slices of it have indices starting at 5.
+        let padded = [UInt8](repeating: 0xEE, count: 5) + bytes + [0xEE]
+        let fromSlices = IncrementalImageSource()
+        let fromPointers = IncrementalImageSource()
+        for end in Array(stride(from: 37, through: bytes.count, by: 37)) + [bytes.count] {
+            let prefix = padded[5..<(5 + end)]
+            #expect(prefix.startIndex == 5)
+            fromSlices.update(data: prefix, final: end == bytes.count)
+            Array(prefix).withUnsafeBytes { fromPointers.update(data: $0, final: end == bytes.count) }
+        }
+        for source in [fromSlices, fromPointers] {
+            #expect(source.status == .complete)
+            #expect(try source.image(at: 0).tightBytes == expected[0])
+        }
+    }
+
     @Test func statusMovesThroughTheStates() throws {
         let built = PNGDecoderTests.build(colorType: 2, depth: 8, width: 40, height: 30, seed: 1)
         let bytes = built.png

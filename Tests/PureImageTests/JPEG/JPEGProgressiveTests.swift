@@ -57,7 +57,8 @@ import PureImageConformance
     /// their frame header all the same (as `jpeg_read_header` of a decoder that has them):
     /// SOF5 is not progressive, SOF6 and SOF14 are, a 12-bit SOF13 has 12 bits per component;
     /// each `describe()` says why it is not decoded, and `decode` throws `.unsupported` at the SOF.
-    @Test(arguments: [(UInt8(0xC5), UInt8(8), false), (0xCD, 12, false), (0xC6, 8, true), (0xCE, 8, true)])
+    /// So does a JPEG-LS frame header (SOF55, T.87), laid out as T.81's.
+    @Test(arguments: [(UInt8(0xC5), UInt8(8), false), (0xCD, 12, false), (0xC6, 8, true), (0xCE, 8, true), (0xF7, 8, false)])
     func unsupportedProcessesAreDescribed(sof: UInt8, precision: UInt8, progressive: Bool) throws {
         var bytes = Self.fourScans
         let sofAt = 2 + 69
@@ -70,6 +71,17 @@ import PureImageConformance
         #expect(description.warnings.contains { $0.message.contains("not decoded") })
         let error = #expect(throws: DecodeError.self) { try source.decode() }
         #expect(error?.kind == .unsupported && error?.offset.map { $0 >= sofAt } == true)
+        #expect(description.refusal != nil && description.refusal?.description == error?.description)
+    }
+
+    /// FF F7 after a T.81 frame header is no JPEG-LS file: an unknown marker in damaged data.
+    @Test func jpegLSMarkerAfterAFrameIsMalformed() throws {
+        var bytes = Self.fourScans
+        let afterSOF = 2 + 69 + 2 + (Int(bytes[2 + 69 + 2]) << 8 | Int(bytes[2 + 69 + 3]))
+        bytes.insert(contentsOf: [0xFF, 0xF7, 0x00, 0x02], at: afterSOF)
+        let error = #expect(throws: DecodeError.self) { try ImageSource(bytes: bytes).decode() }
+        #expect(error?.kind == .malformed && error?.offset == afterSOF)
+        #expect(throws: DecodeError.self) { try ImageSource(bytes: bytes).describe() }
     }
 
     @Test func fourScanKindsByHand() throws {

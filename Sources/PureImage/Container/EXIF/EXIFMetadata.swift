@@ -17,6 +17,7 @@ public struct EXIFMetadata: Sendable, Hashable {
     /// range of the EXIF block, when it lies inside the block.
     public var thumbnailRange: Range<Int>?
 
+    /// Metadata holding `entries`, with the thumbnail at `thumbnailRange` when there is one.
     public init(entries: [EXIFEntry] = [], thumbnailRange: Range<Int>? = nil) {
         self.entries = entries
         self.thumbnailRange = thumbnailRange
@@ -79,14 +80,18 @@ public enum EXIFDirectory: String, Sendable, Hashable, CaseIterable {
 
 /// One EXIF tag and its value.
 public struct EXIFEntry: Sendable, Hashable {
+    /// The IFD the tag was read from.
     public var directory: EXIFDirectory
+    /// The tag number (e.g. 274 for Orientation).
     public var tag: Int
     /// ImageIO's key without its dictionary prefix ("ExposureTime" for
     /// `kCGImagePropertyExifExposureTime`, "Make" for `kCGImagePropertyTIFFMake`); nil for a tag
     /// ImageIO does not name.
     public var name: String?
+    /// The value, typed by the entry's TIFF field type.
     public var value: EXIFValue
 
+    /// Creates an entry.
     public init(directory: EXIFDirectory, tag: Int, name: String?, value: EXIFValue) {
         self.directory = directory
         self.tag = tag

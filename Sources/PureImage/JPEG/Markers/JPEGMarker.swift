@@ -25,6 +25,9 @@ enum JPEGMarker {
     static let app15: UInt8 = 0xEF
     static let com: UInt8 = 0xFE
     static let tem: UInt8 = 0x01
+    /// JPEG-LS (ITU-T T.87 §C.2.2): a frame header laid out as T.81's, in another standard's
+    /// files (their scans are not T.81 scans). Described by `properties()`, never decoded.
+    static let sof55: UInt8 = 0xF7
 
     static func isRST(_ code: UInt8) -> Bool { code >= rst0 && code <= rst7 }
     static func isAPP(_ code: UInt8) -> Bool { code >= app0 && code <= app15 }
@@ -49,6 +52,8 @@ enum JPEGMarker {
             return nil
         case 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF, JPEGMarker.dhp, JPEGMarker.exp:
             return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.hierarchical(sof: code))
+        case JPEGMarker.sof55:
+            return DecodeError(.unsupported, format: .jpeg, offset: offset, JPEGError.jpegLS)
         default:
             return DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.unknownMarker(code))
         }
@@ -58,7 +63,7 @@ enum JPEGMarker {
     /// for `ImageSource.properties()`: hierarchical (SOF5–7) and hierarchical arithmetic
     /// (SOF13–15). Their header is laid out as SOF0's (B.2.2).
     static func describesOnly(_ code: UInt8) -> Bool {
-        [0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF].contains(code)
+        [0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF, sof55].contains(code)
     }
 
     /// The coding process an SOF code announces (T.81 Table B.1).
@@ -95,6 +100,8 @@ enum JPEGMarker {
         case dhp: return "DHP"
         case exp: return "EXP"
         case app0...app15: return "APP\(Int(code) - 0xE0)"
+        case sof55: return "SOF55"   // T.81's JPG7, taken by JPEG-LS (T.87)
+        case 0xF8: return "LSE"       // T.81's JPG8, JPEG-LS preset parameters
         case 0xF0...0xFD: return "JPG\(Int(code) - 0xF0)"
         case com: return "COM"
         case tem: return "TEM"
