@@ -3,7 +3,11 @@
 // PureImage: image decoders written by hand in Swift.
 //
 //   PureImage        the library; its only non-Swift dependency is the system zlib (CZlib)
-//   pureimage        the command-line tool (info, inspect, decode, conform, ...)
+//   pureimage        the command-line tool (info, inspect, decode, downscale, ...); links only
+//                    the library and zlib, and runs pureimage-conform for `pureimage conform`
+//   pureimage-conform  the conformance runner (PureImage vs the reference C libraries)
+//   CommandLineSupport  what the three executables share: argument parsing, exit statuses,
+//                    a small JSON writer and reader
 //   pureimage-bench  PureImage and the C reference libraries timed side by side
 //   CReference       libjpeg-turbo, libpng, giflib, libtiff and libwebp behind a small C API (plus
 //                    libspng and stb_image for the bench's extra columns); used by tests, the
@@ -20,6 +24,7 @@ let package = Package(
     products: [
         .library(name: "PureImage", targets: ["PureImage"]),
         .executable(name: "pureimage", targets: ["pureimage"]),
+        .executable(name: "pureimage-conform", targets: ["pureimage-conform"]),
         .executable(name: "pureimage-bench", targets: ["pureimage-bench"]),
     ],
     targets: [
@@ -56,20 +61,27 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"]), .headerSearchPath("jpeg80")]
         ),
         .target(
+            name: "CommandLineSupport"
+        ),
+        .target(
             name: "PureImageConformance",
-            dependencies: ["PureImage", "CReference", "CReferenceJPEG3"]
+            dependencies: ["PureImage", "CReference", "CReferenceJPEG3", "CommandLineSupport"]
         ),
         .executableTarget(
             name: "pureimage",
-            dependencies: ["PureImage", "PureImageConformance"]
+            dependencies: ["PureImage", "CommandLineSupport"]   // no reference library: `ldd` shows zlib only
+        ),
+        .executableTarget(
+            name: "pureimage-conform",
+            dependencies: ["PureImage", "PureImageConformance", "CommandLineSupport"]
         ),
         .executableTarget(
             name: "pureimage-bench",
-            dependencies: ["PureImage", "PureImageConformance", "CReference", "CReferenceJPEG3", "CZlib"]
+            dependencies: ["PureImage", "PureImageConformance", "CReference", "CReferenceJPEG3", "CZlib", "CommandLineSupport"]
         ),
         .testTarget(
             name: "PureImageTests",
-            dependencies: ["PureImage", "PureImageConformance", "CReference", "CReferenceJPEG3"],
+            dependencies: ["PureImage", "PureImageConformance", "CReference", "CReferenceJPEG3", "CommandLineSupport"],
             exclude: ["Fuzz/Regressions"]   // fuzz reproducers, read from disk by RegressionTests
         ),
     ]

@@ -4,7 +4,8 @@
 For every file in manifest.tsv:
   * `pureimage info FILE --json` (headers only) exits 0 (described), 1 (invalid/unsupported
     header, one line on stderr naming the problem) or 3 (the container is truncated) -- never a
-    signal, never a hang (20 s limit);
+    signal, never a hang (20 s limit); `pureimage info FILE --frames` (the text form) exits
+    with the same status; a file described with `decodable: false` is refused by `decode`;
   * for image formats (jpeg, png, apng, gif, tiff) the JSON `format` (exit 0/3) or the error
     line (exit 1) names the manifest's format ("apng" is reported as png).
 For a sample of described files: `pureimage decode` exits 0, 3 (truncated, image written) or 1
@@ -19,6 +20,7 @@ image_formats = {"jpeg": "jpeg", "png": "png", "apng": "png", "gif": "gif", "tif
 failures, counts = [], {0: 0, 1: 0, 3: 0}
 rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(corpus, "manifest.tsv"))][1:]
 decoded_ok = []
+undecodable = 0   # described with decodable: false (JPEG-LS, TIFF compressions without a codec, over the limits)
 
 for row in rows:
     path, fmt = os.path.join(corpus, row[0]), row[1]
@@ -30,6 +32,11 @@ for row in rows:
     if run.returncode not in (0, 1, 3):
         failures.append(f"{row[0]}: info exit status {run.returncode}")
         continue
+    # The human-readable form prints the same facts through other code (exposure times, sRGB
+    # intents...): it must end the same way.
+    text = subprocess.run([tool, "info", path, "--frames"], capture_output=True, timeout=20)
+    if text.returncode != run.returncode:
+        failures.append(f"{row[0]}: info exit status {text.returncode}, with --json {run.returncode}")
     counts[run.returncode] += 1
     stderr = run.stderr.decode("utf-8", "replace").strip()
     if run.returncode == 1:
@@ -44,6 +51,14 @@ for row in rows:
     info = json.loads(run.stdout)
     if fmt in image_formats and info["format"] != image_formats[fmt]:
         failures.append(f"{row[0]}: info says {info['format']}, manifest says {fmt}")
+    if not info["decodable"]:
+        # Headers shown, pixels refused up front: the decode must refuse them too.
+        undecodable += 1
+        with tempfile.TemporaryDirectory() as scratch:
+            dec = subprocess.run([tool, "decode", path, "-o", os.path.join(scratch, "x.pam")], capture_output=True, timeout=60)
+        if dec.returncode != 1:
+            failures.append(f"{row[0]}: info says not decodable ({info['notDecodableBecause']}), decode exits {dec.returncode}")
+        continue
     if run.returncode == 0 and fmt in image_formats:
         decoded_ok.append(path)
 
@@ -78,7 +93,8 @@ with tempfile.TemporaryDirectory() as scratch:
             failures.append(f"{path}: PNG written by pureimage does not read back to the same pixels")
         checked_writers += 1
 
-print(f"cli-smoke: {len(rows)} corpus files: info exit 0: {counts[0]}, exit 1: {counts[1]}, exit 3: {counts[3]}; "
+print(f"cli-smoke: {len(rows)} corpus files: info exit 0: {counts[0]}, exit 1: {counts[1]}, exit 3: {counts[3]} "
+      f"({undecodable} described as not decodable, and their decode refused); "
       f"writers checked on {checked_writers} files ({decode_refused} whose headers read but whose data the decode refuses); "
       f"{len(failures)} failures")
 for failure in failures[:50]:

@@ -12,6 +12,7 @@ packages=(
   libjpeg-turbo-progs pngcheck imagemagick gifsicle libtiff-tools webp
   time   # /usr/bin/time: scripts/bombs.sh measures peak memory with it
   libimage-exiftool-perl   # exiftool: the EXIF reference of Conformance/exif_vs_exiftool.py
+  chromium   # headless: scripts/check-report.sh opens the conformance report as a reader would
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -1,23 +1,19 @@
-import PureImage
 #if canImport(Glibc)
 import Glibc
 #endif
 
-enum FileIO {
-    /// Reads a whole file (through the library's reader, so errors have the library's shape).
-    static func read(_ path: String) throws(DecodeError) -> [UInt8] {
-        try ImageFiles.read(path)
-    }
-
-    struct WriteFailure: Error, CustomStringConvertible {
-        let path: String
-        let code: Int32
-        var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+/// Writing output files (reading goes through the library's `ImageFiles.read`, so read errors
+/// have the library's shape).
+public enum FileIO {
+    public struct WriteFailure: Error, CustomStringConvertible {
+        public let path: String
+        public let code: Int32
+        public var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
     }
 
     /// Opens `path` and lets `produce` write the file in pieces (closing it in the end, and
     /// removing it when `produce` fails).
-    static func writeStreaming(to path: String, _ produce: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
+    public static func writeStreaming(to path: String, _ produce: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
         guard let file = fopen(path, "wb") else { throw WriteFailure(path: path, code: errno) }
         do {
             try produce { piece in
@@ -32,7 +28,7 @@ enum FileIO {
         guard fclose(file) == 0 else { throw WriteFailure(path: path, code: errno) }
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    public static func write(_ bytes: [UInt8], to path: String) throws {
         guard let file = fopen(path, "wb") else { throw WriteFailure(path: path, code: errno) }
         defer { fclose(file) }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }

@@ -1,42 +1,98 @@
+import Dispatch
+import CommandLineSupport
 import PureImage
+import Synchronization
 
 /// Runs the comparison over folders of images and aggregates the results.
 public struct ConformanceRun: Sendable {
     public var reports: [FileReport] = []
     /// Files that are not images of a known format (reference renderings, descriptors).
     public var otherFiles = 0
+    /// The part of the corpus this run covers (`pureimage conform --shard K/N`).
+    public var shard = Shard.whole
+    /// Files walked so far over every root added, companions included: the next file's index.
+    public private(set) var walked = 0
 
     public init() {}
 
     /// Extensions of files that accompany images in corpora and are not decoded.
     static let companionExtensions: Set<String> = ["ppm", "pgm", "pbm", "pam", "conf", "rgba", "txt", "md", "tsv", "json", "sh", "py", "html", "csv", "xml", "raw", "bin", "yuv"]
 
-    /// Compares every file under `root`, calling `progress` before each.
+    /// One file to compare.
+    struct Work: Sendable {
+        let index: Int
+        let root: String
+        let path: String
+        let relative: String
+        let suite: String
+        let size: Int
+    }
+
+    /// Compares every file under `root` (see `add(roots:…)`).
     public mutating func add(root: String, expectations: Expectations, tamper: OutputTamper? = nil,
-                             compareFile: ((String, String, String) -> FileReport)? = nil,
-                             progress: ((Int, Int, String) -> Void)? = nil) {
-        let rootName = root.split(separator: "/").last.map(String.init) ?? root
-        let files = CorpusWalk.files(under: root)
-        for (index, path) in files.enumerated() {
-            let relative = String(path.dropFirst(root.count + 1))
-            let suite = rootName + "/" + (relative.split(separator: "/").first.map(String.init) ?? "")
-            progress?(index + 1, files.count, relative)
-            let extensionName = relative.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            if relative.split(separator: "/").last?.contains(".") == true, Self.companionExtensions.contains(extensionName) {
-                otherFiles += 1
-                continue
+                             jobs: Int = 1,
+                             compareFile: (@Sendable (String, String, String) -> FileReport)? = nil,
+                             progress: (@Sendable (Int, Int, String) -> Void)? = nil) {
+        add(roots: [root], expectations: expectations, tamper: tamper, jobs: jobs, compareFile: compareFile, progress: progress)
+    }
+
+    /// Compares every file under each root that belongs to `shard`, `jobs` files at a time.
+    /// The reports come out in the walk's order whatever `jobs` is, so a run's results do not
+    /// depend on it. `progress` is called as files finish (from the workers' threads) with the
+    /// number done, the number to do and the file's path.
+    public mutating func add(roots: [String], expectations: Expectations, tamper: OutputTamper? = nil,
+                             jobs: Int = 1,
+                             compareFile: (@Sendable (String, String, String) -> FileReport)? = nil,
+                             progress: (@Sendable (Int, Int, String) -> Void)? = nil) {
+        var work: [Work] = []
+        for root in roots {
+            let rootName = root.split(separator: "/").last.map(String.init) ?? root
+            for path in CorpusWalk.files(under: root) {
+                let index = walked
+                walked += 1
+                guard shard.contains(index) else { continue }
+                let relative = String(path.dropFirst(root.count + 1))
+                let extensionName = relative.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                if relative.split(separator: "/").last?.contains(".") == true, Self.companionExtensions.contains(extensionName) {
+                    otherFiles += 1
+                    continue
+                }
+                let suite = rootName + "/" + (relative.split(separator: "/").first.map(String.init) ?? "")
+                work.append(Work(index: index, root: root, path: path, relative: relative, suite: suite, size: CorpusWalk.size(of: path)))
             }
+        }
+
+        let compare: @Sendable (Work) -> FileReport? = { item in
             var report: FileReport
             if let compareFile {
-                report = compareFile(path, relative, suite)
+                report = compareFile(item.path, item.relative, item.suite)
             } else {
-                guard let bytes = try? ImageFiles.read(path) else { otherFiles += 1; continue }
-                report = FileComparison.compare(bytes: bytes, path: path, relativePath: relative, suite: suite, tamper: tamper)
+                guard let bytes = try? ImageFiles.read(item.path) else { return nil }
+                report = FileComparison.compare(bytes: bytes, path: item.path, relativePath: item.relative, suite: item.suite, tamper: tamper)
             }
-            if report.format == "unknown" && report.verdict == .noReference { otherFiles += 1; continue }
+            if report.format == "unknown" && report.verdict == .noReference { return nil }
+            report.root = item.root
+            report.index = item.index
             expectations.apply(to: &report)
             if report.verdict == .identical { report.ours = nil; report.reference = nil }
-            reports.append(report)
+            return report
+        }
+        let items = work   // an immutable copy the workers share
+        let workers = max(1, min(jobs, items.count))
+        // With several workers, the largest files start first (longest-job-first keeps the
+        // workers busy to the end); the reports still come back in walk order.
+        let schedule = workers == 1 ? nil : items.indices.sorted { (items[$0].size, $1) > (items[$1].size, $0) }
+        let results = ParallelResults<FileReport?>(count: items.count, schedule: schedule)
+        let body: @Sendable (Int) -> Void = { _ in
+            while let slot = results.claim() {
+                let report = compare(items[slot])
+                let done = results.store(report, at: slot)
+                progress?(done, items.count, items[slot].relative)
+            }
+        }
+        if workers == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: body) }
+        for report in results.values {
+            if let report { reports.append(report) } else { otherFiles += 1 }
         }
     }
 
@@ -112,6 +168,7 @@ public struct ConformanceRun: Sendable {
             return .object(object)
         }
         var root = JSONObject()
+        if shard != .whole { root["shard"] = .string(shard.description) }
         root["totals"] = counts(totals)
         root["otherFiles"] = .int(otherFiles)
         root["rows"] = .array(rows.map { row in
@@ -123,6 +180,8 @@ public struct ConformanceRun: Sendable {
         })
         root["files"] = .array(reports.map { report in
             var object = JSONObject()
+            object["root"] = .string(report.root)
+            object["index"] = .int(report.index)
             object["path"] = .string(report.relativePath)
             object["suite"] = .string(report.suite)
             object["format"] = .string(report.format)

@@ -26,6 +26,12 @@ public enum CorpusWalk {
         return result.sorted()
     }
 
+    /// The size of a file in bytes (0 when it cannot be read).
+    public static func size(of path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
     /// True for a path that is a folder.
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -48,6 +48,10 @@ public struct FileReport: Sendable {
     /// golden-digest manifest; nil for a side that produced none.
     public var oursDigest: UInt32?
     public var referenceDigest: UInt32?
+    /// The corpus root given to the run, and the file's position in the run's walk over all its
+    /// roots (shards keep it, so merged shards come back in the order of one run).
+    public var root = ""
+    public var index = 0
 
     public init(path: String, relativePath: String, suite: String, format: String, verdict: Verdict, detail: String, frames: Int) {
         self.path = path
@@ -359,6 +363,7 @@ public enum FileComparison {
         guard reference.status != .rejected, frame < reference.frames.count else {
             report.verdict = truncated ? .partial : .referenceRejected
             report.detail = "reference: \(reference.message)"
+            if report.ours == nil { report.ours = ours }   // the report shows what we made of it
             return
         }
         let theirs = reference.frames[frame]
@@ -376,6 +381,7 @@ public enum FileComparison {
             // Equal pixels but we saw the input end early: the reference warned or filled in.
             report.verdict = reference.status == .warning ? .partial : .mismatched
             report.detail = reference.status == .warning ? "truncated; reference warned: \(reference.message)" : "we report truncation, the reference decoded cleanly"
+            if report.ours == nil { report.ours = ours; report.reference = theirs }
         } else if report.verdict != .mismatched {
             report.verdict = .identical
         }
@@ -383,6 +389,7 @@ public enum FileComparison {
 
     static func classifyRejection(_ error: DecodeError, reference: ReferenceResult, into report: inout FileReport) {
         report.detail = "ours: \(error)" + (reference.status == .rejected ? "; reference: \(reference.message)" : "")
+        if reference.status != .rejected { report.reference = reference.frames.first }   // for the report
         if error.kind == .unsupported {
             report.verdict = .unsupported
         } else if reference.status == .rejected {

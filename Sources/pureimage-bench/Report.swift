@@ -1,3 +1,4 @@
+import CommandLineSupport
 import PureImageConformance
 
 /// One finished row.

@@ -1,21 +1,37 @@
+import CommandLineSupport
 import Foundation
 import PureImage
 import PureImageConformance
 
-/// `pureimage conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate] [--expectations FILE]
-/// [--golden FILE] [--write-golden FILE]`
+/// `pureimage-conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate] [--jobs N]
+/// [--shard K/N] [--merge JSON ...] [--expectations FILE] [--golden FILE] [--write-golden FILE]`
+/// (also reached as `pureimage conform …`)
 enum ConformCommand {
     static let help = """
-    usage: pureimage conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate]
+    usage: pureimage-conform [PATH ...] [--json FILE] [--report FILE.html] [--isolate]
+                             [--jobs N] [--shard K/N] [--merge]
                              [--expectations FILE] [--golden FILE] [--write-golden FILE]
+           (or `pureimage conform …`, which runs this tool)
 
     Decodes every image under each PATH with PureImage and with the reference library
     (PNG: libpng; JPEG: libjpeg-turbo; GIF: giflib plus the composition rules; TIFF: libtiff;
     WebP: libwebp's WebPDecodeRGBA, and WebPAnimDecoder for animations) and reports, file by file, whether they agree. Prints a table per format and suite.
     Default PATHs: the package's Conformance/generated and $PUREIMAGE_EXTRA_CORPUS (when set).
     --json FILE          every file's verdict, the table and totals as JSON
-    --report FILE.html   a self-contained page with images and difference heat maps
+    --report FILE.html   a page to browse the results: summary, filters, entries grouped by
+                         verdict with their images and difference maps (the images go to
+                         the folder FILE.html.files beside it; open FILE.html from disk)
     --isolate            decode each file in a child process, so a crash is counted
+    --jobs N             compare N files at a time (default: one per core); the results and
+                         their order do not depend on N
+    --shard K/N          compare only shard K of N: file i of the walk over all PATHs belongs
+                         to shard (i mod N) + 1, so N jobs, on any machines, split a corpus
+                         deterministically; write each one's --json
+    --merge              the PATHs are --json files of the N shards of one split: put them
+                         back together (same verdicts, order and totals as one run) and
+                         print, --json, --report, --golden or --write-golden as one run
+                         would (--report compares the non-identical files again for their
+                         images, so their corpus must still be where the shards saw it)
     --expectations FILE  allowed verdicts beyond identical/rejected-by-both/partial
                          (default: Conformance/expectations.tsv of the package this tool
                          was built from, wherever the command runs; a rule naming one file
@@ -40,9 +56,61 @@ enum ConformCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, valued: ["--json", "--report", "--expectations", "--golden", "--write-golden"],
-                                   allowedFlags: ["--isolate", "--help", "-h"])
+        let parsed = try Arguments(arguments, valued: ["--json", "--report", "--expectations", "--golden", "--write-golden", "--jobs", "--shard"],
+                                   allowedFlags: ["--isolate", "--merge", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") { print(help); return ExitStatus.success }
+        var jobs = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if let text = parsed.value("--jobs") {
+            guard let value = Int(text), (1...256).contains(value) else { throw UsageError(message: "--jobs takes a number from 1 to 256") }
+            jobs = value
+        }
+        var shard = Shard.whole
+        if let text = parsed.value("--shard") {
+            guard let value = Shard(parsing: text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
+            shard = value
+        }
+        var golden: GoldenDigests?
+        if let goldenPath = parsed.value("--golden") {
+            guard let bytes = try? ImageFiles.read(goldenPath) else { throw UsageError(message: "cannot read \(goldenPath)") }
+            do {
+                golden = try GoldenDigests(parsing: String(decoding: bytes, as: UTF8.self))
+            } catch {
+                throw UsageError(message: "\(goldenPath): \(error)")
+            }
+        }
+        let interactive = isatty(2) != 0
+        var run: ConformanceRun
+        if parsed.has("--merge") {
+            guard parsed.value("--shard") == nil else { throw UsageError(message: "--merge and --shard do not go together") }
+            run = try merge(parsed.positional, reportImages: parsed.value("--report") != nil, jobs: jobs)
+        } else {
+            run = try compare(parsed, shard: shard, jobs: jobs, interactive: interactive)
+        }
+        return try finish(run, parsed, golden: golden)
+    }
+
+    struct MergeInputError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The --json files of a split, merged.
+    static func merge(_ paths: [String], reportImages: Bool, jobs: Int) throws -> ConformanceRun {
+        guard !paths.isEmpty else { throw UsageError(message: "--merge needs the --json files of the shards") }
+        var documents: [JSONValue] = []
+        for path in paths {
+            guard let bytes = try? ImageFiles.read(path) else { throw UsageError(message: "cannot read \(path)") }
+            do {
+                documents.append(try JSONValue(parsing: String(decoding: bytes, as: UTF8.self)))
+            } catch {
+                throw MergeInputError(description: "\(path): \(error)")
+            }
+        }
+        var run = try ConformanceRun(merging: documents)   // a missing or repeated shard: exit 1
+        if reportImages { run.compareAgainForImages(jobs: jobs) }
+        return run
+    }
+
+    static func compare(_ parsed: Arguments, shard: Shard, jobs: Int, interactive: Bool) throws -> ConformanceRun {
         var roots = parsed.positional
         if roots.isEmpty {
             let generated = packageFile("Conformance/generated")
@@ -55,15 +123,6 @@ enum ConformCommand {
         for root in roots where !CorpusWalk.isDirectory(root) {
             throw UsageError(message: "\(root) is not a folder")
         }
-        var golden: GoldenDigests?
-        if let goldenPath = parsed.value("--golden") {
-            guard let bytes = try? ImageFiles.read(goldenPath) else { throw UsageError(message: "cannot read \(goldenPath)") }
-            do {
-                golden = try GoldenDigests(parsing: String(decoding: bytes, as: UTF8.self))
-            } catch {
-                throw UsageError(message: "\(goldenPath): \(error)")
-            }
-        }
         let expectationsPath = parsed.value("--expectations") ?? packageFile("Conformance/expectations.tsv")
         var expectations = Expectations()
         if let bytes = try? ImageFiles.read(expectationsPath) {
@@ -75,19 +134,23 @@ enum ConformCommand {
                        + "every verdict other than identical, rejected-by-both, partial and no-reference counts as unexpected")
         }
 
-        let interactive = isatty(2) != 0
         let isolate = parsed.has("--isolate")
         var run = ConformanceRun()
-        for root in roots {
-            let cleanRoot = root.hasSuffix("/") ? String(root.dropLast()) : root
-            run.add(root: cleanRoot, expectations: expectations,
-                    compareFile: isolate ? { path, relative, suite in Isolation.compare(path: path, relativePath: relative, suite: suite) } : nil,
-                    progress: interactive ? { index, count, path in
-                        printProgress("\r\u{1B}[K[\(index)/\(count)] \(cleanRoot)/\(path)")
-                    } : nil)
+        run.shard = shard
+        let isolated: @Sendable (String, String, String) -> FileReport = { path, relative, suite in
+            Isolation.compare(path: path, relativePath: relative, suite: suite)
         }
+        let counter: @Sendable (Int, Int, String) -> Void = { done, count, path in
+            printProgress("\r\u{1B}[K[\(done)/\(count)] \(path)")
+        }
+        run.add(roots: roots.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, expectations: expectations, jobs: jobs,
+                compareFile: isolate ? isolated : nil, progress: interactive ? counter : nil)
         if interactive { printProgress("\r\u{1B}[K") }
+        return run
+    }
 
+    /// Prints the table and what falls outside the expectations, writes the outputs asked for.
+    static func finish(_ run: ConformanceRun, _ parsed: Arguments, golden: GoldenDigests?) throws -> Int32 {
         print(run.table())
         for report in run.unexpected.prefix(60) {
             print("UNEXPECTED \(report.suite) \(report.relativePath): \(report.verdict.rawValue): \(report.detail)")
@@ -97,18 +160,19 @@ enum ConformCommand {
             try FileIO.write(Array(run.json().serialized().utf8), to: jsonPath)
         }
         if let reportPath = parsed.value("--report") {
-            try FileIO.write(Array(HTMLReport.render(run).utf8), to: reportPath)
+            try HTMLReport.write(run, to: reportPath)
         }
-        if let goldenPath = parsed.value("--write-golden") {
+        if let goldenPath = parsed.value("--write-golden"), run.shard == .whole {
             try FileIO.write(Array(GoldenDigests(run: run, environment: .current).serialized().utf8), to: goldenPath)
         }
         var goldenHolds = true
-        if let golden {
+        if let golden, run.shard == .whole {
             let check = golden.check(run, current: .current)
             print(check.summary())
             goldenHolds = check.decoderUnchanged
         }
         let totals = run.totals
+        if run.shard != .whole && (parsed.value("--golden") != nil || parsed.value("--write-golden") != nil) { print("conform: shard \(run.shard): the golden check and --write-golden wait for --merge") }
         print("conform: \(totals.files) images: \(totals.counts[.identical] ?? 0) identical, \(run.unexpected.count) outside the expectations")
         return run.unexpected.isEmpty && goldenHolds ? ExitStatus.success : ExitStatus.invalidInput
     }

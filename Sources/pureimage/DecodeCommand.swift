@@ -1,3 +1,4 @@
+import CommandLineSupport
 import PureImage
 
 /// `pureimage decode FILE -o OUT [--frame N] [--pixel-format NAME] [--apply-orientation] [--scale 1/N]`
@@ -55,7 +56,7 @@ enum DecodeCommand {
             // them, unless an orientation must be applied (that needs the whole frame).
             let source: ImageSource
             do {
-                let bytes = try FileIO.read(path)
+                let bytes = try ImageFiles.read(path)
                 if options.jpegScaleDenominator != 1 && FormatSniffer.sniff(bytes) != .format(.jpeg) {
                     throw UsageError(message: "--scale applies to JPEG only")
                 }
@@ -79,7 +80,7 @@ enum DecodeCommand {
         let truncation: DecodeError?
         let hasAlpha: Bool
         do {
-            let bytes = try FileIO.read(path)
+            let bytes = try ImageFiles.read(path)
             if options.jpegScaleDenominator != 1 && FormatSniffer.sniff(bytes) != .format(.jpeg) {
                 throw UsageError(message: "--scale applies to JPEG only")
             }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import PureImage
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
+import CommandLineSupport
 import PureImage
-import PureImageConformance
 
 /// `pureimage info FILE [--json]`
 enum InfoCommand {
@@ -13,8 +13,14 @@ enum InfoCommand {
     --json   one JSON object with the keys format, width, height, frameCount, orientation,
              colorModel, bitsPerComponent, hasAlpha, progressive, interlaced, loopCount,
              frames [{delay, duration, x, y, width, height, disposal, blend, hasAlpha}],
-             truncated, warnings, and format-specific extras.
-    Exit status 3: the container ends before its headers say it does (truncated).
+             truncated, decodable, notDecodableBecause, warnings, and format-specific
+             extras.
+    A file whose headers read but whose pixels will not decode (a JPEG-LS or hierarchical
+    JPEG, a TIFF compression without a decoder here, an image beyond the decode limits) is
+    still described, with "decodable: no" and the reason; decodable means only that the
+    headers raise no objection.
+    Exit status 0: described (decodable or not); 1: no readable header (the error on stderr);
+    3: the container ends before its headers say it does (truncated).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -25,17 +31,30 @@ enum InfoCommand {
         }
         // The headers alone (ImageSource.describe): no image data is decompressed, so a
         // truncation here is the container's (a decode may recover part of the image).
-        let description: SourceDescription
+        var description: SourceDescription
         do {
             description = try ImageSource.describe(contentsOfFile: path)
+        } catch let error where error.kind == .limitExceeded {
+            // An image beyond the decode limits still has headers to show: walk them again
+            // without the pixel and memory limits (a header walk allocates nothing image-sized;
+            // the metadata and frame-count limits stay), and say why it will not decode.
+            var unbounded = DecodeOptions()
+            unbounded.limits.maxPixels = .max
+            unbounded.limits.maxMemoryBytes = .max
+            guard let described = try? ImageSource.describe(contentsOfFile: path, options: unbounded) else {
+                return CLI.report(path, error)
+            }
+            description = described
+            description.refusal = error
         } catch {
             return CLI.report(path, error)
         }
         let (properties, truncation) = (description.properties, description.truncation)
         if parsed.has("--json") {
-            print(json(properties, truncation: truncation, warnings: description.warnings))
+            print(json(properties, truncation: truncation, refusal: description.refusal, warnings: description.warnings))
         } else {
-            print(text(properties, truncation: truncation, warnings: description.warnings, listFrames: parsed.has("--frames")))
+            print(text(properties, truncation: truncation, refusal: description.refusal, warnings: description.warnings,
+                       listFrames: parsed.has("--frames")))
         }
         if let truncation {
             printError("pureimage: \(path): warning: \(truncation)")
@@ -44,7 +63,20 @@ enum InfoCommand {
         return ExitStatus.success
     }
 
-    static func json(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning]) -> String {
+    /// An exposure time as photographers write it: "1/250 s" below a second, "2.5 s" above.
+    static func exposureTime(_ seconds: Double) -> String {
+        guard seconds > 0, seconds < 1, (1 / seconds).isFinite else { return "\(seconds) s" }
+        return "1/\(wholeNumber(1 / seconds)) s"
+    }
+
+    /// A number rounded to a whole one when it is within Int's range, else as it is.
+    static func wholeNumber(_ value: Double) -> String {
+        let rounded = value.rounded()
+        guard let whole = Int(exactly: rounded) else { return "\(value)" }
+        return String(whole)
+    }
+
+    static func json(_ p: ImageProperties, truncation: DecodeError?, refusal: DecodeError?, warnings: [DecodeWarning]) -> String {
         var object = JSONObject()
         object["format"] = .string(p.format.rawValue)
         object["width"] = .int(p.width)
@@ -93,6 +125,8 @@ enum InfoCommand {
         for (key, value) in p.extra { extra[key] = .string(value) }
         object["extra"] = .object(extra)
         object["truncated"] = .bool(truncation != nil)
+        object["decodable"] = .bool(refusal == nil)
+        object["notDecodableBecause"] = refusal.map { .string($0.description) } ?? .null
         object["warnings"] = .array(warnings.map { .string($0.description) })
         return JSONValue.object(object).serialized()
     }
@@ -175,7 +209,7 @@ enum InfoCommand {
         }
     }
 
-    static func text(_ p: ImageProperties, truncation: DecodeError?, warnings: [DecodeWarning], listFrames: Bool) -> String {
+    static func text(_ p: ImageProperties, truncation: DecodeError?, refusal: DecodeError?, warnings: [DecodeWarning], listFrames: Bool) -> String {
         var lines = [
             "format:        \(p.format.rawValue)",
             "size:          \(p.width) x \(p.height)",
@@ -203,11 +237,12 @@ enum InfoCommand {
         if let exif = p.exifMetadata {
             let essentials = [(EXIFDirectory.tiff, "Make"), (.tiff, "Model"), (.exif, "DateTimeOriginal"), (.exif, "LensModel")]
                 .compactMap { exif.text($0.0, $0.1) }
-            let exposure = [("1/\(Int((1 / (exif.number(.exif, "ExposureTime") ?? .infinity)).rounded())) s", exif.number(.exif, "ExposureTime") != nil),
-                            ("f/\(exif.number(.exif, "FNumber") ?? 0)", exif.number(.exif, "FNumber") != nil),
-                            ("ISO \(Int(exif.number(.exif, "ISOSpeedRatings") ?? 0))", exif.number(.exif, "ISOSpeedRatings") != nil),
-                            ("\(exif.number(.exif, "FocalLength") ?? 0) mm", exif.number(.exif, "FocalLength") != nil)]
-                .filter(\.1).map(\.0)
+            // The numbers come from the file: any value (0, negative, NaN, huge) must print, never trap.
+            let exposure = [exif.number(.exif, "ExposureTime").map(exposureTime),
+                            exif.number(.exif, "FNumber").map { "f/\($0)" },
+                            exif.number(.exif, "ISOSpeedRatings").map { "ISO \(wholeNumber($0))" },
+                            exif.number(.exif, "FocalLength").map { "\($0) mm" }]
+                .compactMap { $0 }
             if !essentials.isEmpty || !exposure.isEmpty { lines.append("camera:        " + (essentials + exposure).joined(separator: ", ")) }
             if let position = exif.coordinate { lines.append("gps:           \(position.latitude), \(position.longitude)") }
             lines.append("exif tags:     \(exif.entries.count) (--json lists them)")
@@ -221,7 +256,8 @@ enum InfoCommand {
         }
         if let gamma = p.png.gamma { lines.append("gamma:         \(gamma)") }
         if let intent = p.png.sRGBIntent {
-            lines.append("srgb:          intent \(intent) (\(["perceptual", "relative colorimetric", "saturation", "absolute colorimetric"][intent]))")
+            let intents = ["perceptual", "relative colorimetric", "saturation", "absolute colorimetric"]
+            lines.append("srgb:          intent \(intent) (\(intents.indices.contains(intent) ? intents[intent] : "not defined by the PNG specification"))")
         }
         if let density = p.png.pixelsPerUnit {
             lines.append("pixel density: \(density.x)x\(density.y)" + (density.perMetre ? " per metre (\(Int((Double(density.x) * 0.0254).rounded())) dpi)" : " (aspect ratio)"))
@@ -230,6 +266,7 @@ enum InfoCommand {
         for entry in p.text { lines.append("text:          \(entry.keyword): \(entry.text.prefix(200))") }
         for (key, value) in p.extra { lines.append("\(key):".padding(15) + value) }
         if let truncation { lines.append("truncated:     \(truncation)") }
+        if let refusal { lines.append("decodable:     no: \(refusal)") }
         for warning in warnings where warning.description != truncation?.description {
             lines.append("warning:       \(warning)")
         }

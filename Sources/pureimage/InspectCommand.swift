@@ -1,3 +1,4 @@
+import CommandLineSupport
 import PureImage
 
 /// `pureimage inspect FILE`
@@ -19,7 +20,7 @@ enum InspectCommand {
         }
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try ImageFiles.read(path)
         } catch {
             return CLI.report(path, error)
         }

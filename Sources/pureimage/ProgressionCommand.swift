@@ -1,3 +1,4 @@
+import CommandLineSupport
 import PureImage
 
 /// `pureimage progression FILE --chunk-size N -o SHEET.png [--max-tiles N]`
@@ -22,7 +23,7 @@ enum ProgressionCommand {
         let maxTiles = Int(parsed.value("--max-tiles") ?? "48") ?? 48
         guard maxTiles > 0 else { throw UsageError(message: "--max-tiles must be positive") }
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { return CLI.report(path, error) }
+        do { bytes = try ImageFiles.read(path) } catch { return CLI.report(path, error) }
 
         let updates = max(1, (bytes.count + chunkSize - 1) / chunkSize)
         let chosen = Set((0..<min(maxTiles, updates)).map { i in

@@ -68,9 +68,20 @@ import Glibc
         let suite = root.split(separator: "/").last.map(String.init) ?? ""
         #expect(json.contains("\"path\":\"suite/image1.png\",\"suite\":\"\(suite)/suite\",\"format\":\"png\",\"verdict\":\"mismatched\""))
         #expect(json.contains("\"x\":7,\"y\":3,\"channel\":1"))
-        let html = HTMLReport.render(run)
-        #expect(html.contains("first difference at (7, 3) channel 1"))
-        #expect(html.contains("data:image/png;base64,"))
+        let page = HTMLReport.render(run, folderName: "report.html.files")
+        #expect(page.html.contains("first difference at (7, 3) channel 1"))
+        // The mismatch's three images are files of the folder, linked from its entry.
+        let entry = try #require(page.html.split(separator: "<div class=\"entry").dropFirst().first { $0.contains("image1.png") })
+        for side in ["ours", "reference", "difference"] {
+            let file = try #require(page.files.first { $0.name.hasSuffix("-\(side).png") }, "\(side)")
+            #expect(entry.contains("src=\"report.html.files/\(file.name)\""))
+            #expect(file.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        }
+        // Outside the expectations: listed first, linked from the summary.
+        let section = try #require(page.html.firstRange(of: "id=\"unexpected\""))
+        let listed = try #require(page.html.firstRange(of: "image1.png"))
+        #expect(section.lowerBound < listed.lowerBound)
+        #expect(page.html.contains("href=\"#verdict=unexpected&format=png&suite="))
     }
 
     @Test func expectationRules() {
