@@ -10,17 +10,28 @@ echo "== generating the project's corpus (deterministic)"
 python3 Conformance/generate_corpus.py Conformance/generated | tail -1
 
 echo "== building (release; the flags of scripts/test.sh, so the two commands share one build)"
-swift build -c release -Xswiftc -enable-testing --product pureimage 2>&1 | grep -E "error|Compiling|Build complete" || true
+for product in pureimage pureimage-conform; do
+  swift build -c release -Xswiftc -enable-testing --product "$product" 2>&1 | grep -E "error|Compiling|Build complete" || true
+done
 
 extra="${PUREIMAGE_EXTRA_CORPUS:-${PUREIMAGE_CORPUS:-}}"
 if [ -z "$extra" ] && [ -d ../shared/corpus ]; then extra="$(cd ../shared/corpus && pwd)"; fi
 mkdir -p Conformance/out
 echo "== conformance: Conformance/generated${extra:+ and $extra}"
 status=0
+log="$(mktemp -t pureimage-conform.XXXXXX)"
+trap 'rm -f "$log"' EXIT
 PUREIMAGE_EXTRA_CORPUS="$extra" .build/release/pureimage conform --golden Conformance/golden.tsv \
-  --json Conformance/out/conform.json --report Conformance/out/conform.html || status=$?
-echo "report: Conformance/out/conform.html"
+  --json Conformance/out/conform.json --report Conformance/out/conform.html | tee "$log" || status=$?
 
 echo "== benchmark (quick)"
-bash scripts/bench.sh --quick --json Conformance/out/bench.json || status=$?
+bash scripts/bench.sh --quick --json Conformance/out/bench.json | tee -a "$log" || status=$?
+
+# The verdict last: what agreed, what moved, where to look.
+echo
+echo "== verdict"
+grep -E "^(conform:|golden:|UNEXPECTED)" "$log" | head -20 || true
+grep -E "geomean|ratio" "$log" | tail -3 || true
+echo "report: Conformance/out/conform.html (open it from disk; images in conform.html.files/), JSON: Conformance/out/conform.json, bench: Conformance/out/bench.json"
+[ "$status" -eq 0 ] && echo "result: PASS" || echo "result: FAIL (exit $status)"
 exit $status
