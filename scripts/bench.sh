@@ -14,11 +14,13 @@
 # Environment:
 #   PUREIMAGE_EXTRA_CORPUS  more images for the default run (default: ../shared/corpus/photos
 #                           when that folder exists)
-#   PUREIMAGE_BUILD_PATH    the build folder (default .build), e.g. a scratch path of your own
+#   PUREIMAGE_BUILD_PATH    the build folder (default .build-bench: the bench is timed without
+#                           -enable-testing, and building it in .build would recompile the
+#                           package that scripts/test.sh and conform.sh build with it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_path="${PUREIMAGE_BUILD_PATH:-.build}"
+build_path="${PUREIMAGE_BUILD_PATH:-.build-bench}"
 corpus=Conformance/bench-corpus
 generator=Conformance/generate_bench_corpus.py
 
