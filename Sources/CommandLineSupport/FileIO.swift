@@ -28,10 +28,14 @@ public enum FileIO {
         guard fclose(file) == 0 else { throw WriteFailure(path: path, code: errno) }
     }
 
+    /// Writes a whole file. A write error that shows only when the buffers are flushed (a full
+    /// disk) is reported too: `fclose`'s result is checked.
     public static func write(_ bytes: [UInt8], to path: String) throws {
         guard let file = fopen(path, "wb") else { throw WriteFailure(path: path, code: errno) }
-        defer { fclose(file) }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == bytes.count else { throw WriteFailure(path: path, code: errno) }
+        let writeError = written == bytes.count ? 0 : errno
+        let closed = fclose(file) == 0
+        guard writeError == 0 else { throw WriteFailure(path: path, code: writeError) }
+        guard closed else { throw WriteFailure(path: path, code: errno) }
     }
 }

@@ -71,7 +71,8 @@ extension JSONValue {
         public var description: String { "JSON: expected \(expected) at byte \(offset)" }
     }
 
-    /// Reads JSON text (RFC 8259) such as `serialized()` writes: objects keep their key order,
+    /// Reads JSON text (RFC 8259, strictly: its number grammar, its escapes, no raw control
+    /// characters in strings, finite numbers) such as `serialized()` writes: objects keep their key order,
     /// numbers without a fraction or exponent that fit an `Int` are `.int`, others `.double`.
     /// Nesting deeper than 512 levels is refused rather than recursed into.
     public init(parsing text: String) throws {
@@ -159,23 +160,34 @@ private struct JSONReader {
         }
     }
 
+    /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, finite.
     mutating func number() throws -> JSONValue {
         let start = position
+        func digits() -> Int {
+            let first = position
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            return position - first
+        }
+        func fail() -> JSONValue.ParseError { JSONValue.ParseError(offset: start, expected: "a value") }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let leadingZero = position < bytes.count && bytes[position] == UInt8(ascii: "0")
+        let integerDigits = digits()
+        guard integerDigits > 0, !(leadingZero && integerDigits > 1) else { position = start; throw fail() }
         var integral = true
-        while position < bytes.count {
-            let byte = bytes[position]
-            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
-                position += 1
-            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                integral = false
-                position += 1
-            } else {
-                break
-            }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            integral = false
+            guard digits() > 0 else { position = start; throw fail() }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            integral = false
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digits() > 0 else { position = start; throw fail() }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if integral, let value = Int(text) { return .int(value) }
-        guard let value = Double(text), !text.isEmpty else { position = start; throw fail("a value") }
+        guard let value = Double(text), value.isFinite else { position = start; throw fail() }
         return .double(value)
     }
 
@@ -192,6 +204,7 @@ private struct JSONReader {
                 position += 1
                 return String(scalars)
             }
+            guard byte >= 0x20 else { throw fail("no control character inside a string") }
             guard byte == UInt8(ascii: "\\") else { position += 1; continue }
             flush(position)
             position += 1
@@ -215,7 +228,10 @@ private struct JSONReader {
                     if (0xDC00..<0xE000).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) } else { position = save }
                 }
                 scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-            default: scalars.append(Unicode.Scalar(escape))   // \" \\ \/
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(Unicode.Scalar(escape))
+            default:
+                position -= 1
+                throw fail("one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u")
             }
             run = position
         }
@@ -223,8 +239,18 @@ private struct JSONReader {
     }
 
     mutating func hex4() throws -> UInt32 {
-        guard position + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
-            throw fail("four hexadecimal digits")
+        guard position + 4 <= bytes.count else { throw fail("four hexadecimal digits") }
+        var code: UInt32 = 0
+        for byte in bytes[position..<position + 4] {
+            // Digits only: UInt32(_:radix:) would also take a sign.
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail("four hexadecimal digits")
+            }
+            code = code << 4 | UInt32(digit)
         }
         position += 4
         return code

@@ -1,4 +1,3 @@
-import Dispatch
 import CommandLineSupport
 import PureImage
 import Synchronization
@@ -11,7 +10,9 @@ public struct ConformanceRun: Sendable {
     /// The part of the corpus this run covers (`pureimage conform --shard K/N`).
     public var shard = Shard.whole
     /// Files walked so far over every root added, companions included: the next file's index.
-    public private(set) var walked = 0
+    public internal(set) var walked = 0
+    /// The roots added, in order.
+    public internal(set) var roots: [String] = []
 
     public init() {}
 
@@ -41,10 +42,11 @@ public struct ConformanceRun: Sendable {
     /// depend on it. `progress` is called as files finish (from the workers' threads) with the
     /// number done, the number to do and the file's path.
     public mutating func add(roots: [String], expectations: Expectations, tamper: OutputTamper? = nil,
-                             jobs: Int = 1,
+                             jobs: Int = 1, keepImages: Bool = true,
                              compareFile: (@Sendable (String, String, String) -> FileReport)? = nil,
                              progress: (@Sendable (Int, Int, String) -> Void)? = nil) {
         var work: [Work] = []
+        self.roots += roots
         for root in roots {
             let rootName = root.split(separator: "/").last.map(String.init) ?? root
             for path in CorpusWalk.files(under: root) {
@@ -74,7 +76,8 @@ public struct ConformanceRun: Sendable {
             report.root = item.root
             report.index = item.index
             expectations.apply(to: &report)
-            if report.verdict == .identical { report.ours = nil; report.reference = nil }
+            // Images are kept for the HTML report only, and never for identical files.
+            if report.verdict == .identical || !keepImages { report.ours = nil; report.reference = nil }
             return report
         }
         let items = work   // an immutable copy the workers share
@@ -83,14 +86,14 @@ public struct ConformanceRun: Sendable {
         // workers busy to the end); the reports still come back in walk order.
         let schedule = workers == 1 ? nil : items.indices.sorted { (items[$0].size, $1) > (items[$1].size, $0) }
         let results = ParallelResults<FileReport?>(count: items.count, schedule: schedule)
-        let body: @Sendable (Int) -> Void = { _ in
+        let body: @Sendable () -> Void = {
             while let slot = results.claim() {
                 let report = compare(items[slot])
                 let done = results.store(report, at: slot)
                 progress?(done, items.count, items[slot].relative)
             }
         }
-        if workers == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: body) }
+        runWorkers(workers, body)
         for report in results.values {
             if let report { reports.append(report) } else { otherFiles += 1 }
         }
@@ -169,6 +172,8 @@ public struct ConformanceRun: Sendable {
         }
         var root = JSONObject()
         if shard != .whole { root["shard"] = .string(shard.description) }
+        root["roots"] = .array(roots.map { .string($0) })
+        root["walked"] = .int(walked)
         root["totals"] = counts(totals)
         root["otherFiles"] = .int(otherFiles)
         root["rows"] = .array(rows.map { row in

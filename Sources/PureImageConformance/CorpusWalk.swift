@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Regular files under a folder, sorted, following no symbolic links.
+/// Regular files under a folder, sorted by their bytes, following no symbolic links.
 public enum CorpusWalk {
     public static func files(under root: String) -> [String] {
         var result: [String] = []
@@ -23,7 +23,10 @@ public enum CorpusWalk {
                 }
             }
         }
-        return result.sorted()
+        // Byte order, not String order: String's comparison treats canonically equivalent names
+        // (NFC and NFD spellings) as equal, leaving their order to readdir; shards computed on
+        // different machines must agree on every file's position.
+        return result.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The size of a file in bytes (0 when it cannot be read).

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import PureImage
 #if canImport(Glibc)
 import Glibc
@@ -45,19 +46,8 @@ public enum HTMLReport {
         let output = render(run, folderName: folderName, title: title)
         let folder = path + ".files"
         _ = mkdir(folder, 0o755)
-        for (name, bytes) in output.files { try writeFile(bytes, to: folder + "/" + name) }
-        try writeFile(Array(output.html.utf8), to: path)
-    }
-
-    struct WriteError: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "cannot write \(path)" }
-    }
-
-    static func writeFile(_ bytes: [UInt8], to path: String) throws {
-        guard let file = fopen(path, "wb") else { throw WriteError(path: path) }
-        defer { fclose(file) }
-        guard bytes.withUnsafeBytes({ fwrite($0.baseAddress, 1, $0.count, file) }) == bytes.count else { throw WriteError(path: path) }
+        for (name, bytes) in output.files { try FileIO.write(bytes, to: folder + "/" + name) }
+        try FileIO.write(Array(output.html.utf8), to: path)
     }
 
     public static func render(_ run: ConformanceRun, folderName: String, title: String = "PureImage conformance") -> Output {
@@ -72,7 +62,9 @@ public enum HTMLReport {
         html += "<a href=\"#unexpected\">\(unexpected.count) outside the expectations</a>; \(run.otherFiles) other files skipped.</p>\n"
         html += summaryTable(run)
         html += filters(run)
-        let folder = folderName + "/"
+        // Image URLs are relative to the page: the folder's name percent-encoded (a report named
+        // "run #1.html" must not turn its links into fragments), then HTML-escaped where used.
+        let folder = percentEncode(folderName) + "/"
         html += legend(folder: folder, &files)
 
         html += "<section id=\"unexpected\"><h2>Outside the expectations (\(unexpected.count))</h2>\n"
@@ -281,7 +273,7 @@ public enum HTMLReport {
           const verdict = select.verdict.value;
           const ok = (!select.format.value || d.format === select.format.value) &&
                      (!select.suite.value || d.suite === select.suite.value) &&
-                     (!verdict || (verdict === 'unexpected' ? d.expected === 'false' : d.verdict === verdict && d.expected === 'true'));
+                     (!verdict || (verdict === 'unexpected' ? d.expected === 'false' : d.verdict === verdict));
           entry.hidden = !ok;
           if (ok) shown++;
         }
@@ -294,7 +286,8 @@ public enum HTMLReport {
         document.getElementById('filter-count').textContent = shown + ' of ' + entries.length + ' entries shown';
       }
       function fromHash() {
-        const hash = decodeURIComponent(location.hash.slice(1));
+        let hash = location.hash.slice(1);
+        try { hash = decodeURIComponent(hash); } catch (e) { /* a hand-typed stray %: use it as it is */ }
         for (const old of document.querySelectorAll('.entry.target')) old.classList.remove('target');
         if (hash.startsWith('file=')) {
           for (const key in select) select[key].value = '';
@@ -335,17 +328,20 @@ public enum HTMLReport {
         return out
     }
 
+    /// Text for HTML content and attribute values. Scalar by scalar: as Characters, a quote
+    /// followed by a combining mark would be one grapheme that is not `"`, and pass unescaped.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 }

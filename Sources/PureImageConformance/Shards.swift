@@ -1,7 +1,9 @@
 import CommandLineSupport
-import Dispatch
 import PureImage
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A deterministic part of a corpus, for running one conformance suite as independent jobs:
 /// file i of the walk (over all roots, in order, companion files included) belongs to shard
@@ -67,6 +69,35 @@ final class ParallelResults<Value: Sendable>: Sendable {
     var values: [Value] { state.withLock { $0.values.compactMap { $0 } } }
 }
 
+/// Runs `body` on `count` threads at once and waits for all of them. Not Dispatch's
+/// `concurrentPerform`, which runs no more threads than there are cores: `--jobs 8 --isolate`
+/// on 2 cores must keep 8 child processes going.
+func runWorkers(_ count: Int, _ body: @escaping @Sendable () -> Void) {
+    guard count > 1 else { body(); return }
+    final class Work: @unchecked Sendable {   // handed to pthread_create as an opaque pointer
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    var threads: [pthread_t] = []
+    for _ in 0..<count {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(Work(body)).toOpaque()
+        let created = pthread_create(&thread, nil, { context in
+            let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+            work.body()
+            return nil
+        }, context)
+        if created == 0 {
+            threads.append(thread)
+        } else {
+            // No thread: run this share here (the other workers still drain the queue).
+            Unmanaged<Work>.fromOpaque(context).release()
+            body()
+        }
+    }
+    for thread in threads { pthread_join(thread, nil) }
+}
+
 extension ConformanceRun {
     public struct MergeError: Error, CustomStringConvertible {
         public let description: String
@@ -84,7 +115,23 @@ extension ConformanceRun {
             guard case .object = document, let files = document["files"]?.arrayValue else {
                 throw MergeError(description: "document \(number + 1) is not the JSON of a conform run")
             }
-            let shard = document["shard"]?.stringValue.flatMap(Shard.init(parsing:)) ?? .whole
+            var shard = Shard.whole
+            if let text = document["shard"] {
+                guard let parsed = text.stringValue.flatMap(Shard.init(parsing:)) else {
+                    throw MergeError(description: "document \(number + 1): shard \(text.serialized()) is not K/N")
+                }
+                shard = parsed
+            }
+            // Every shard must have walked the same corpus: the same roots, the same file count.
+            let documentRoots = document["roots"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let documentWalked = document["walked"]?.intValue ?? -1
+            if number == 0 {
+                roots = documentRoots
+                walked = documentWalked
+            } else if documentRoots != roots || documentWalked != walked {
+                throw MergeError(description: "document \(number + 1) walked \(documentWalked) files under \(documentRoots), "
+                                 + "document 1 \(walked) under \(roots): the shards did not see the same corpus")
+            }
             if let count, count != shard.count {
                 throw MergeError(description: "document \(number + 1) is shard \(shard) of a split into \(shard.count), the others of one into \(count)")
             }
@@ -137,10 +184,11 @@ extension ConformanceRun {
     /// Merged reports carry no images; the HTML report wants them for every file that is not
     /// identical. Compares those files again (verdicts stay the merged ones).
     public mutating func compareAgainForImages(jobs: Int, tamper: OutputTamper? = nil) {
-        let slots = reports.indices.filter { reports[$0].verdict != .identical }
+        // Not the crashed ones: compared again in this process, a crash would end the merge.
+        let slots = reports.indices.filter { reports[$0].verdict != .identical && reports[$0].verdict != .crashed }
         let targets = slots.map { reports[$0] }
         let results = ParallelResults<FileReport?>(count: targets.count)
-        let body: @Sendable (Int) -> Void = { _ in
+        let body: @Sendable () -> Void = {
             while let slot = results.claim() {
                 let target = targets[slot]
                 let fresh = (try? ImageFiles.read(target.path)).map {
@@ -150,8 +198,7 @@ extension ConformanceRun {
                 _ = results.store(fresh, at: slot)
             }
         }
-        let workers = max(1, min(jobs, targets.count))
-        if workers == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: body) }
+        runWorkers(max(1, min(jobs, targets.count)), body)
         for (slot, fresh) in zip(slots, results.values) {
             guard let fresh else { continue }
             reports[slot].ours = fresh.ours

@@ -48,7 +48,7 @@ enum ConformCommand {
     """
 
     /// A file of the package this tool was built from, found from this source file's path at
-    /// build time (`#filePath`: Sources/pureimage/ConformCommand.swift), so the defaults do not
+    /// build time (`#filePath`: Sources/pureimage-conform/ConformCommand.swift), so the defaults do not
     /// depend on the working directory.
     static func packageFile(_ relative: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -137,14 +137,20 @@ enum ConformCommand {
         let isolate = parsed.has("--isolate")
         var run = ConformanceRun()
         run.shard = shard
+        printError("conform: \(roots.joined(separator: ", "))\(shard == .whole ? "" : ", shard \(shard)"), \(jobs) job\(jobs == 1 ? "" : "s")")
         let isolated: @Sendable (String, String, String) -> FileReport = { path, relative, suite in
             Isolation.compare(path: path, relativePath: relative, suite: suite)
         }
         let counter: @Sendable (Int, Int, String) -> Void = { done, count, path in
             printProgress("\r\u{1B}[K[\(done)/\(count)] \(path)")
         }
+        // In a log (not a terminal): a line at every tenth of the files, on stderr.
+        let tenths: @Sendable (Int, Int, String) -> Void = { done, count, _ in
+            let step = max(1, count / 10)
+            if done % step == 0 || done == count { printError("conform: \(done)/\(count) files compared") }
+        }
         run.add(roots: roots.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, expectations: expectations, jobs: jobs,
-                compareFile: isolate ? isolated : nil, progress: interactive ? counter : nil)
+                keepImages: parsed.value("--report") != nil, compareFile: isolate ? isolated : nil, progress: interactive ? counter : tenths)
         if interactive { printProgress("\r\u{1B}[K") }
         return run
     }
@@ -182,7 +188,7 @@ enum ConformCommand {
     }
 }
 
-/// `--isolate`: each file is compared by `pureimage conform-one FILE RELATIVE SUITE` in a child
+/// `--isolate`: each file is compared by `pureimage-conform conform-one FILE RELATIVE SUITE` in a child
 /// process, which prints its verdict as `key=value` lines; a child killed by a signal is a crash.
 enum Isolation {
     static func compare(path: String, relativePath: String, suite: String) -> FileReport {

@@ -33,6 +33,7 @@ enum ConformForwarding {
 
     /// Replaces this process with the runner; returns only when that fails.
     static func exec(_ runner: String, _ arguments: [String]) -> Int32 {
+        fflush(nil)   // every output stream: what this process printed must not vanish with it
         var argv: [UnsafeMutablePointer<CChar>?] = ([runner] + arguments).map { strdup($0) }
         argv.append(nil)
         execv(runner, argv)

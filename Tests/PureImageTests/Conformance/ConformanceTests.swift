@@ -82,6 +82,22 @@ import Glibc
         let listed = try #require(page.html.firstRange(of: "image1.png"))
         #expect(section.lowerBound < listed.lowerBound)
         #expect(page.html.contains("href=\"#verdict=unexpected&format=png&suite="))
+        // A report named "run #1%.html": its image links stay relative paths, not fragments.
+        let odd = HTMLReport.render(run, folderName: "run #1%.html.files")
+        #expect(odd.html.contains("src=\"run%20%231%25.html.files/"))
+        #expect(!odd.html.contains("src=\"run #"))
+    }
+
+    /// Names from the corpus go into attributes: a quote followed by a combining mark (one
+    /// Character, not `"`) must still be escaped, scalar by scalar.
+    @Test func reportEscapesEveryQuote() {
+        let hostile = "x\"\u{301} onmouseover=alert(1) <b\u{338}> '&"
+        let escaped = HTMLReport.escape(hostile)
+        #expect(!escaped.unicodeScalars.contains("\"") && !escaped.unicodeScalars.contains("<") && !escaped.unicodeScalars.contains("'"))
+        // Byte search: as Characters, "&quot;" followed by the combining mark is another grapheme.
+        for entity in ["&quot;", "&lt;", "&#39;", "&amp;"] {
+            #expect(Array(escaped.utf8).firstRange(of: Array(entity.utf8)) != nil, "\(entity)")
+        }
     }
 
     @Test func expectationRules() {

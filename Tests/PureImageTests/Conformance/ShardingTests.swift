@@ -74,6 +74,23 @@ struct ShardingTests {
         #expect(planted.difference == original.difference)
     }
 
+    /// Shards that walked different corpora (another root, a file added between jobs) or a
+    /// document whose shard is not K/N are refused rather than merged into a wrong whole.
+    @Test func shardsOfDifferentCorporaAreRefused() throws {
+        let first = try #require(Shard(parsing: "1/2")), second = try #require(Shard(parsing: "2/2"))
+        let one = try JSONValue(parsing: Self.run(shard: first, jobs: 1).json().serialized())
+        var other = ConformanceRun()
+        other.shard = second
+        other.add(roots: [Self.roots[0]], expectations: Expectations())
+        let two = try JSONValue(parsing: other.json().serialized())
+        let error = #expect(throws: ConformanceRun.MergeError.self) { try ConformanceRun(merging: [one, two]) }
+        #expect(error?.description.contains("did not see the same corpus") == true)
+
+        guard case .object(var object) = one else { Issue.record("not an object"); return }
+        object["shard"] = .string("0/3")
+        #expect(throws: ConformanceRun.MergeError.self) { try ConformanceRun(merging: [.object(object)]) }
+    }
+
     @Test func shardsParse() {
         #expect(Shard(parsing: "1/1") == .whole)
         #expect(Shard(parsing: "3/8")?.description == "3/8")
@@ -107,7 +124,10 @@ struct ShardingTests {
 
     @Test func malformedTextSaysWhere() {
         let cases: [(String, Int)] = [("", 0), ("{", 1), ("{\"a\" 1}", 5), ("[1,]", 3), ("[1 2]", 3), ("tru", 0),
-                                      ("\"open", 5), ("{} x", 3), ("\"\\u12\"", 3), ("-", 0)]
+                                      ("\"open", 5), ("{} x", 3), ("\"\\u12\"", 3), ("-", 0),
+                                      // Strict RFC 8259: its number grammar, its escapes, no raw control characters.
+                                      ("+1", 0), ("01", 0), (".5", 0), ("1.", 0), ("1e", 0), ("1e400", 0),
+                                      ("\"\\q\"", 2), ("\"\\u+041\"", 3), ("\"a\u{01}b\"", 2)]
         for (text, offset) in cases {
             do {
                 _ = try JSONValue(parsing: text)
