@@ -13,8 +13,10 @@ enum InfoCommand {
     --json   one JSON object with the keys format, width, height, frameCount, orientation,
              colorModel, bitsPerComponent, hasAlpha, progressive, interlaced, loopCount,
              frames [{delay, duration, x, y, width, height, disposal, blend, hasAlpha}],
-             truncated, decodable, notDecodableBecause, warnings, and format-specific
-             extras.
+             pages (TIFF: each page's size, colour and extras), truncated, decodable,
+             notDecodableBecause, warnings, and format-specific extras (JPEG: process,
+             sampling factors, an estimate of the IJG quality; TIFF: compression,
+             photometric, samples, planar configuration, strips or tiles).
     A file whose headers read but whose pixels will not decode (a JPEG-LS or hierarchical
     JPEG, a TIFF compression without a decoder here, an image beyond the decode limits) is
     still described, with "decodable: no" and the reason; decodable means only that the
@@ -51,10 +53,11 @@ enum InfoCommand {
         }
         let (properties, truncation) = (description.properties, description.truncation)
         if parsed.has("--json") {
-            print(json(properties, truncation: truncation, refusal: description.refusal, warnings: description.warnings))
+            print(json(properties, pages: description.pages, truncation: truncation, refusal: description.refusal,
+                       warnings: description.warnings))
         } else {
-            print(text(properties, truncation: truncation, refusal: description.refusal, warnings: description.warnings,
-                       listFrames: parsed.has("--frames")))
+            print(text(properties, pages: description.pages, truncation: truncation, refusal: description.refusal,
+                       warnings: description.warnings, listFrames: parsed.has("--frames")))
         }
         if let truncation {
             printError("pureimage: \(path): warning: \(truncation)")
@@ -76,7 +79,8 @@ enum InfoCommand {
         return String(whole)
     }
 
-    static func json(_ p: ImageProperties, truncation: DecodeError?, refusal: DecodeError?, warnings: [DecodeWarning]) -> String {
+    static func json(_ p: ImageProperties, pages: [ImageProperties?], truncation: DecodeError?, refusal: DecodeError?,
+                     warnings: [DecodeWarning]) -> String {
         var object = JSONObject()
         object["format"] = .string(p.format.rawValue)
         object["width"] = .int(p.width)
@@ -124,6 +128,23 @@ enum InfoCommand {
         var extra = JSONObject()
         for (key, value) in p.extra { extra[key] = .string(value) }
         object["extra"] = .object(extra)
+        if !pages.isEmpty {
+            // TIFF: every page as its own IFD describes it (tiffinfo lists every directory).
+            object["pages"] = .array(pages.map { page in
+                guard let page else { return .null }
+                var item = JSONObject()
+                item["width"] = .int(page.width)
+                item["height"] = .int(page.height)
+                item["colorModel"] = .string(page.colorModel.name)
+                item["bitsPerComponent"] = .int(page.bitsPerComponent)
+                item["hasAlpha"] = .bool(page.hasAlpha)
+                item["orientation"] = .int(page.orientation.rawValue)
+                var extra = JSONObject()
+                for (key, value) in page.extra { extra[key] = .string(value) }
+                item["extra"] = .object(extra)
+                return .object(item)
+            })
+        }
         object["truncated"] = .bool(truncation != nil)
         object["decodable"] = .bool(refusal == nil)
         object["notDecodableBecause"] = refusal.map { .string($0.description) } ?? .null
@@ -209,7 +230,8 @@ enum InfoCommand {
         }
     }
 
-    static func text(_ p: ImageProperties, truncation: DecodeError?, refusal: DecodeError?, warnings: [DecodeWarning], listFrames: Bool) -> String {
+    static func text(_ p: ImageProperties, pages: [ImageProperties?], truncation: DecodeError?, refusal: DecodeError?,
+                     warnings: [DecodeWarning], listFrames: Bool) -> String {
         var lines = [
             "format:        \(p.format.rawValue)",
             "size:          \(p.width) x \(p.height)",
@@ -265,6 +287,14 @@ enum InfoCommand {
         if let t = p.png.modificationTime { lines.append("modified:      " + timestamp(t, separator: " ") + " UTC") }
         for entry in p.text { lines.append("text:          \(entry.keyword): \(entry.text.prefix(200))") }
         for (key, value) in p.extra { lines.append("\(key):".padding(15) + value) }
+        if pages.count > 1 {
+            for (index, page) in pages.enumerated() {
+                guard let page else { lines.append("page \(index):".padding(15) + "(its IFD gives no size)"); continue }
+                let facts = ["\(page.width)x\(page.height)", "\(page.colorModel.name) \(page.bitsPerComponent)-bit\(page.hasAlpha ? " + alpha" : "")"]
+                    + page.extra.map { "\($0.key) \($0.value)" }
+                lines.append("page \(index):".padding(15) + facts.joined(separator: ", "))
+            }
+        }
         if let truncation { lines.append("truncated:     \(truncation)") }
         if let refusal { lines.append("decodable:     no: \(refusal)") }
         for warning in warnings where warning.description != truncation?.description {

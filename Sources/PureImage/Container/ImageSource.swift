@@ -353,8 +353,10 @@ public struct SourceDescription: Sendable {
     /// no decoder for: the error `decode(at: 0)` gives. Nil says nothing more than that the
     /// headers raised no objection (the image data may still be damaged).
     public var refusal: DecodeError?
-    /// TIFF: every page's own properties (nil for a page whose IFD does not give its size).
-    var pages: [ImageProperties?] = []
+    /// TIFF: every page's own properties, as its IFD describes it (size, colour, compression,
+    /// photometric, samples and layout in `extra`); nil for a page whose IFD does not give its
+    /// size. Empty for the other formats, whose frames are in `properties.frames`.
+    public var pages: [ImageProperties?] = []
 }
 
 /// One decoded frame and what its decode reported (ImageIO gives the image and, separately,

@@ -478,6 +478,16 @@ final class JPEGDecoder: FormatDecoder {
         properties.jfif = metadata.jfif
         if let transform = metadata.adobeTransform { properties.extra.append(("adobeTransform", String(transform))) }
         properties.iccProfile = metadata.iccProfile().profile
+        // What djpeg -verbose and identify users look for: the process, each component's
+        // sampling factors (H×V), and how coarse the luminance table is.
+        if let frame {
+            properties.extra.append(("process", JPEGMarker.processName(frame.marker)))
+            properties.extra.append(("sampling", frame.components.map { "\($0.h)x\($0.v)" }.joined(separator: ",")))
+            if frame.precision == 8, !lossless, let tq = frame.components.first?.tq, tq < 4, let table = quantTables[tq],
+               let quality = QualityEstimate.ijgQuality(luminanceTable: table) {
+                properties.extra.append(("quality", "≈ \(quality) (IJG scale, estimated from quantization table \(tq))"))
+            }
+        }
     }
 
     // MARK: - Scans

@@ -243,6 +243,7 @@ final class TIFFDecoder: FormatDecoder {
                                              bitsPerComponent: tag(TIFFTag.bitsPerSample) ?? 1, hasAlpha: false)
             properties.frameCount = chainComplete ? directories.count : 1
             properties.extra.append((key: "compression", value: TIFFTag.compressionName(tag(TIFFTag.compression) ?? 1)))
+            if let photometric { properties.extra.append((key: "photometric", value: TIFFTag.photometricName(photometric))) }
             return properties
         }
         let model: ColorModel
@@ -256,6 +257,9 @@ final class TIFFDecoder: FormatDecoder {
         properties.orientation = Orientation(rawValue: layout.orientation) ?? .up
         properties.frameCount = chainComplete ? directories.count : 1
         properties.extra.append((key: "compression", value: TIFFTag.compressionName(layout.compression)))
+        properties.extra.append((key: "photometric", value: TIFFTag.photometricName(layout.photometricCode)))
+        properties.extra.append((key: "samples", value: "\(layout.samplesPerPixel) × \(layout.bitsPerSample) bits"
+                                 + (layout.samplesPerPixel > 1 ? (layout.planarConfigurationTag == 2 ? ", planar" : ", contiguous") : "")))
         properties.extra.append((key: "layout", value: layout.isTiled ? "tiles \(layout.chunkWidth)×\(layout.chunkHeight)" : "strips of \(layout.chunkHeight) rows"))
         if let icc = try? directory.bytes(34675, reader: reader, limit: options.limits.maxMetadataBytes) { properties.iccProfile = icc }
         // Classic TIFF's IFD layout is EXIF's (BigTIFF's 20-byte entries are not).

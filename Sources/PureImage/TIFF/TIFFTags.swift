@@ -154,14 +154,18 @@ enum TIFFTag {
         }
     }
 
+    /// PhotometricInterpretation values (§8, Technical Notes, libtiff's registry).
+    static let photometricNames = [0: "WhiteIsZero", 1: "BlackIsZero", 2: "RGB", 3: "palette", 4: "transparency mask",
+                                   5: "separated (CMYK)", 6: "YCbCr", 8: "CIELab", 9: "ICCLab", 10: "ITULab",
+                                   32844: "LogL", 32845: "LogLuv"]
+
+    static func photometricName(_ code: Int) -> String { photometricNames[code] ?? "unknown (\(code))" }
+
     /// What an enumerated or bit-field value means, for `pureimage inspect` (nil when nothing to add).
     static func meaning(_ tag: Int, _ value: Int) -> String? {
         switch tag {
         case 259: return compressionName(value)
-        case 262:
-            let names = [0: "WhiteIsZero", 1: "BlackIsZero", 2: "RGB", 3: "palette", 4: "transparency mask", 5: "separated (CMYK)",
-                         6: "YCbCr", 8: "CIELab", 9: "ICCLab", 10: "ITULab", 32844: "LogL", 32845: "LogLuv"]
-            return names[value]
+        case 262: return photometricNames[value]
         case 266: return value == 2 ? "least significant bit first" : (value == 1 ? "most significant bit first" : nil)
         case 284: return value == 2 ? "separate planes" : (value == 1 ? "contiguous" : nil)
         case 292, 293:

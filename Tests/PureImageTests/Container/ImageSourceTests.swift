@@ -152,6 +152,33 @@ struct ImageSourceTests {
         #expect(throws: DecodeError.self) { try incremental.image(at: 1) }
     }
 
+    /// The header walk describes every page as its IFD does (what `pureimage info` lists, like
+    /// tiffinfo), and says up front that page 0's compression has no decoder here.
+    @Test func everyTIFFPageIsDescribed() throws {
+        let tiff = Self.tiffPages([(compression: 60_000, orientation: 1), (compression: 1, orientation: 1), (compression: 1, orientation: 2)])
+        let description = try ImageSource(bytes: tiff).describe()
+        #expect(description.pages.count == 3)
+        let extras = description.pages.map { page in Dictionary(uniqueKeysWithValues: (page?.extra ?? []).map { ($0.key, $0.value) }) }
+        #expect(extras[0]["compression"] == "unknown" && extras[1]["compression"] == "none" && extras[2]["compression"] == "none")
+        #expect(extras[1]["photometric"] == "BlackIsZero" && extras[1]["samples"] == "1 × 8 bits")
+        #expect(description.pages[2]?.orientation == .upMirrored && description.pages[2]?.width == 4)
+        #expect(description.refusal?.kind == .unsupported)
+    }
+
+    /// The quality estimate inverts the IJG scaling of T.81 Table K.1: a table cjpeg would write at
+    /// quality q gives q back (±1 where rounding to integers moves the sum; below 25 the 255
+    /// clamp of baseline tables makes the estimate coarser, and no claim is made there).
+    @Test func jpegQualityEstimateInvertsTheIJGScaling() {
+        for quality in 25...100 {
+            let scale = quality < 50 ? 5000 / quality : 200 - 2 * quality
+            let table = QualityEstimate.standardLuminance.map { UInt16(min(255, max(1, ($0 * scale + 50) / 100))) }
+            let estimate = QualityEstimate.ijgQuality(luminanceTable: table)
+            #expect(estimate.map { abs($0 - quality) <= 1 } == true, "quality \(quality): estimated \(String(describing: estimate))")
+        }
+        #expect(QualityEstimate.ijgQuality(luminanceTable: [UInt16](repeating: 1, count: 64)) == 99)
+        #expect(QualityEstimate.ijgQuality(luminanceTable: [1, 2]) == nil)
+    }
+
     @Test func aTruncatedContainerIsDescribedAndSaysSo() throws {
         let whole = Self.apngWithUndecodableFrames(4)
         let description = try ImageSource(bytes: Array(whole.dropLast(30))).describe()

@@ -70,6 +70,7 @@ enum JPEGMarker {
     static func processName(_ code: UInt8) -> String {
         // 0xC8 (JPG) is reserved for extensions, not the arithmetic twin of SOF0.
         if code == 0xC8 { return "reserved (JPG extension)" }
+        if code == sof55 { return "JPEG-LS (ITU-T T.87)" }
         let coding = (0xC9...0xCF).contains(code) ? "arithmetic" : "Huffman"
         switch code & 0xF7 {
         case 0xC0: return code == sof0 ? "baseline DCT, Huffman" : "extended sequential DCT, \(coding)"
