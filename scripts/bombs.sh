@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-swift build -c release -Xswiftc -enable-testing --product pureimage 2>&1 | grep -E "error|Build complete" || true
+bash scripts/build.sh --product pureimage
 tool=.build/release/pureimage
 work="$(mktemp -d -t pureimage-bombs.XXXXXX)"
 trap 'rm -rf "$work"' EXIT

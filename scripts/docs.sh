@@ -10,10 +10,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=.build/docs
-if [ "${1:-}" = "--output" ]; then output="$2"; fi
+if [ "${1:-}" = "--output" ]; then
+  [ -n "${2:-}" ] || { echo "usage: bash scripts/docs.sh [--output DIR]"; exit 2; }
+  output="$2"
+fi
+# The folder is replaced: refuse one that holds anything but a previous DocC site.
+if [ -d "$output" ] && [ -n "$(ls -A "$output")" ] && [ ! -f "$output/metadata.json" ]; then
+  echo "docs: $output exists and is not a DocC site; choose another --output"; exit 2
+fi
 
 # The flags of scripts/test.sh, so this reuses that build instead of recompiling.
-swift build -c release -Xswiftc -enable-testing --target PureImage 2>&1 | grep -E "error|Build complete" || true
+bash scripts/build.sh --target PureImage
 triple="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 graphs="$(mktemp -d -t pureimage-symbols.XXXXXX)"
 trap 'rm -rf "$graphs"' EXIT

@@ -14,17 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
-echo "== generating Conformance/generated (deterministic)"
-python3 Conformance/generate_corpus.py Conformance/generated | tail -1
-jpeg_source="${PUREIMAGE_CORPUS:-../shared/corpus}/libjpeg-turbo/testorig.ppm"
-if [ -f "$jpeg_source" ]; then
-  JPEG_SOURCE_IMAGE="$jpeg_source" sh Conformance/generate_jpeg.sh 2>/dev/null | tail -1
-else
-  echo "   (no $jpeg_source: the JPEG sampling files are not generated; JPEGGeneratedTests will be skipped)"
-fi
+echo "== generating Conformance/generated (deterministic; skipped when made from the same inputs)"
+bash scripts/generate-corpus.sh
 
 echo "== building (release, testing enabled)"
-swift build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -E "error|warning: |Compiling|Build complete" || true
+bash scripts/build.sh --build-tests
 log="$(mktemp -t pureimage-tests.XXXXXX)"
 trap 'rm -f "$log"' EXIT
 echo "== testing"
