@@ -349,8 +349,10 @@ public struct SourceDescription: Sendable {
     /// Non-nil when the input ends before the container does.
     public var truncation: DecodeError?
     /// Non-nil when the headers are readable but already show that frame 0's pixels will not
-    /// decode — a JPEG-LS or hierarchical JPEG, a TIFF compression or layout this library has
-    /// no decoder for: the error `decode(at: 0)` gives. Nil says nothing more than that the
+    /// decode — a JPEG-LS or hierarchical JPEG, a JPEG libjpeg refuses before decoding (component
+    /// count, a side over 65500, over the limits), a TIFF compression or layout this library has
+    /// no decoder for: the error `decode(at: 0)` gives (for a limit: the same kind at the same
+    /// offset; the decode may name another budget first). Nil says nothing more than that the
     /// headers raised no objection (the image data may still be damaged).
     public var refusal: DecodeError?
     /// TIFF: every page's own properties, as its IFD describes it (size, colour, compression,

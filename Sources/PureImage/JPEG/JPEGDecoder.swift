@@ -448,13 +448,30 @@ final class JPEGDecoder: FormatDecoder {
 
     /// The properties `setUpFrame` would finish with — the colour model its colour transform
     /// gives — without setting anything up.
+    ///
+    /// A frame that is well formed but that the decode will refuse — a process or component count
+    /// it does not decode, a size beyond libjpeg's 65500 or the decode limits — is still described:
+    /// the error becomes `headerRefusal` (what `decode` will throw), not the walk's failure.
     private func describeFrameForProbe(at offset: Int) throws(DecodeError) {
         guard let frame else { throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.scanBeforeFrame) }
-        try checkSupported(frame, at: offset)
+        do throws(DecodeError) {
+            try probeDecodability(frame, at: offset)
+        } catch where error.kind == .unsupported || error.kind == .limitExceeded {
+            if headerRefusal == nil { headerRefusal = error }   // a refusal at the SOF comes first
+        }
         guard var properties else { return }
+        applyMetadata(to: &properties)
+        self.properties = properties
+    }
+
+    /// The checks a decode makes before it allocates anything (libjpeg's `initial_setup`, the
+    /// colour conversion it would choose, the renderer's output size), and the colour model the
+    /// properties report.
+    private func probeDecodability(_ frame: FrameHeader, at offset: Int) throws(DecodeError) {
+        try checkSupported(frame, at: offset)
         let transform = colorTransform(for: frame).0
         try checkConvertible(frame, transform: transform, at: offset)
-        properties.colorModel = transform.colorModel
+        properties?.colorModel = transform.colorModel
         // The output-size check JPEGRenderer makes, so a probe refuses what a decode would.
         let geometry: FrameGeometry
         do {
@@ -465,8 +482,6 @@ final class JPEGDecoder: FormatDecoder {
         _ = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight,
                                     bytesPerPixel: transform.channels * (frame.precision > 8 ? 2 : 1),
                                     limits: options.limits, format: .jpeg, offset: offset)
-        applyMetadata(to: &properties)
-        self.properties = properties
     }
 
     private func applyMetadata(to properties: inout ImageProperties) {
