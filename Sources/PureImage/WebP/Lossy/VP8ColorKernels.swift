@@ -80,25 +80,46 @@ enum VP8ColorKernels {
 
     /// Output rows `rows` (of a `width × height` image) from planes of `mbWidth` macroblocks,
     /// into `out` (the rows' RGBA bytes, back to back), with the alpha plane when there is one.
+    /// Rows go through `VP8ColorLaneKernels` (the same values, eight pixels at a time).
     static func convertRows(_ rows: Range<Int>, width: Int, height: Int, mbWidth: Int,
                             y: [UInt8], u: [UInt8], v: [UInt8], alpha: [UInt8]?, into out: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(out.count == rows.count * width * 4)
+        precondition(out.count == rows.count * width * 4 && width > 0 && width <= mbWidth * 16)
+        precondition(rows.isEmpty || (rows.upperBound <= height && y.count >= height * mbWidth * 16
+                                      && min(u.count, v.count) >= ((height + 1) >> 1) * mbWidth * 8))
         let chromaHeight = (height + 1) >> 1
         let yStride = mbWidth * 16, cStride = mbWidth * 8
+        // The upsampled chroma of one row.
+        var upsampled = [UInt8](repeating: 0, count: 2 * width)
         y.withUnsafeBufferPointer { y in
         u.withUnsafeBufferPointer { u in
         v.withUnsafeBufferPointer { v in
+        upsampled.withUnsafeMutableBufferPointer { upsampled in
+            guard let yBase = y.baseAddress, let uBase = u.baseAddress, let vBase = v.baseAddress,
+                  let rowU = upsampled.baseAddress, let outBase = out.baseAddress else { return }
+            let rowV = rowU + width
             for row in rows {
                 let top = row == 0 ? 0 : (row - 1) >> 1
                 let current = row == 0 ? 0 : min(top + 1, chromaHeight - 1)
+                let lower = row > 0 && row & 1 == 0
                 let o = (row - rows.lowerBound) * width * 4
-                Self.row(width: width, lower: row > 0 && row & 1 == 0, y: y, yStart: row * yStride,
-                         u: u, v: v, topStart: top * cStride, currentStart: current * cStride,
-                         out: UnsafeMutableBufferPointer(rebasing: out[o ..< o + width * 4]))
+                if VP8ColorLaneKernels.available {
+                    let near = (lower ? current : top) * cStride, far = (lower ? top : current) * cStride
+                    VP8ColorLaneKernels.upsample(width: width, near: uBase + near, far: uBase + far, out: rowU)
+                    VP8ColorLaneKernels.upsample(width: width, near: vBase + near, far: vBase + far, out: rowV)
+                    VP8ColorLaneKernels.convert(width: width, y: yBase + row * yStride, u: rowU, v: rowV, out: outBase + o)
+                } else {
+                    Self.row(width: width, lower: lower, y: y, yStart: row * yStride,
+                             u: u, v: v, topStart: top * cStride, currentStart: current * cStride,
+                             out: UnsafeMutableBufferPointer(rebasing: out[o ..< o + width * 4]))
+                }
                 if let alpha {
-                    for x in 0..<width { out[o + x * 4 + 3] = alpha[row * width + x] }
+                    alpha.withUnsafeBufferPointer { alpha in
+                        let start = row * width
+                        for x in 0..<width { out[o + x * 4 + 3] = alpha[start + x] }
+                    }
                 }
             }
+        }
         }
         }
         }

@@ -16,50 +16,57 @@ enum VP8LoopFilter {
                           yPlane: inout [UInt8], uPlane: inout [UInt8], vPlane: inout [UInt8]) {
         guard filterType > 0 else { return }
         let ys = mbWidth * 16, cs = mbWidth * 8
+        precondition(filters.count >= mbWidth && yPlane.count >= (row + 1) * 16 * ys
+                     && min(uPlane.count, vPlane.count) >= (row + 1) * 8 * cs)
+        typealias Lanes = VP8LoopFilterLaneKernels
         yPlane.withUnsafeMutableBufferPointer { pY in
         uPlane.withUnsafeMutableBufferPointer { pU in
         vPlane.withUnsafeMutableBufferPointer { pV in
+            // Luma edges are 16 positions long (two runs of eight lanes), chroma edges eight.
+            typealias Plane = UnsafeMutableBufferPointer<UInt8>
+            func vertical(_ b: Plane, _ at: Int, _ stride: Int, _ length: Int, _ kind: Lanes.Filter, _ t: Lanes.Thresholds) {
+                Lanes.verticalEdge(b, at: at, stride: stride, kind, t)
+                if length == 16 { Lanes.verticalEdge(b, at: at + 8 * stride, stride: stride, kind, t) }
+            }
+            func horizontal(_ b: Plane, _ at: Int, _ stride: Int, _ length: Int, _ kind: Lanes.Filter, _ t: Lanes.Thresholds) {
+                Lanes.horizontalEdge(b, at: at, stride: stride, kind, t)
+                if length == 16 { Lanes.horizontalEdge(b, at: at + 8, stride: stride, kind, t) }
+            }
             for x in 0..<mbWidth {
                 let f = filters[x]
                 let limit = f.strength.limit
                 guard limit > 0 else { continue }
+                let interior = f.strength.interiorLimit, hev = f.strength.hevThreshold
+                let outer = Lanes.Thresholds(limit: limit + 4, interior: interior, highEdgeVariance: hev)
+                let inner = Lanes.Thresholds(limit: limit, interior: interior, highEdgeVariance: hev)
                 let y0 = row * 16 * ys + x * 16
                 if filterType == 1 {
-                    if x > 0 { VP8LoopFilterKernels.simple(pY, at: y0, across: 1, along: ys, count: 16, limit: limit + 4) }
-                    if f.filtersInnerEdges {
-                        for i in 1...3 { VP8LoopFilterKernels.simple(pY, at: y0 + 4 * i, across: 1, along: ys, count: 16, limit: limit) }
-                    }
-                    if row > 0 { VP8LoopFilterKernels.simple(pY, at: y0, across: ys, along: 1, count: 16, limit: limit + 4) }
-                    if f.filtersInnerEdges {
-                        for i in 1...3 { VP8LoopFilterKernels.simple(pY, at: y0 + 4 * i * ys, across: ys, along: 1, count: 16, limit: limit) }
-                    }
+                    if x > 0 { vertical(pY, y0, ys, 16, .simple, outer) }
+                    if f.filtersInnerEdges { for i in 1...3 { vertical(pY, y0 + 4 * i, ys, 16, .simple, inner) } }
+                    if row > 0 { horizontal(pY, y0, ys, 16, .simple, outer) }
+                    if f.filtersInnerEdges { for i in 1...3 { horizontal(pY, y0 + 4 * i * ys, ys, 16, .simple, inner) } }
                     continue
                 }
-                let interior = f.strength.interiorLimit, hev = f.strength.hevThreshold
                 let c0 = row * 8 * cs + x * 8
                 if x > 0 {
-                    VP8LoopFilterKernels.macroblockEdge(pY, at: y0, across: 1, along: ys, count: 16, limit: limit + 4, interior: interior, hevThreshold: hev)
-                    VP8LoopFilterKernels.macroblockEdge(pU, at: c0, across: 1, along: cs, count: 8, limit: limit + 4, interior: interior, hevThreshold: hev)
-                    VP8LoopFilterKernels.macroblockEdge(pV, at: c0, across: 1, along: cs, count: 8, limit: limit + 4, interior: interior, hevThreshold: hev)
+                    vertical(pY, y0, ys, 16, .macroblock, outer)
+                    vertical(pU, c0, cs, 8, .macroblock, outer)
+                    vertical(pV, c0, cs, 8, .macroblock, outer)
                 }
                 if f.filtersInnerEdges {
-                    for i in 1...3 {
-                        VP8LoopFilterKernels.subblockEdge(pY, at: y0 + 4 * i, across: 1, along: ys, count: 16, limit: limit, interior: interior, hevThreshold: hev)
-                    }
-                    VP8LoopFilterKernels.subblockEdge(pU, at: c0 + 4, across: 1, along: cs, count: 8, limit: limit, interior: interior, hevThreshold: hev)
-                    VP8LoopFilterKernels.subblockEdge(pV, at: c0 + 4, across: 1, along: cs, count: 8, limit: limit, interior: interior, hevThreshold: hev)
+                    for i in 1...3 { vertical(pY, y0 + 4 * i, ys, 16, .subblock, inner) }
+                    vertical(pU, c0 + 4, cs, 8, .subblock, inner)
+                    vertical(pV, c0 + 4, cs, 8, .subblock, inner)
                 }
                 if row > 0 {
-                    VP8LoopFilterKernels.macroblockEdge(pY, at: y0, across: ys, along: 1, count: 16, limit: limit + 4, interior: interior, hevThreshold: hev)
-                    VP8LoopFilterKernels.macroblockEdge(pU, at: c0, across: cs, along: 1, count: 8, limit: limit + 4, interior: interior, hevThreshold: hev)
-                    VP8LoopFilterKernels.macroblockEdge(pV, at: c0, across: cs, along: 1, count: 8, limit: limit + 4, interior: interior, hevThreshold: hev)
+                    horizontal(pY, y0, ys, 16, .macroblock, outer)
+                    horizontal(pU, c0, cs, 8, .macroblock, outer)
+                    horizontal(pV, c0, cs, 8, .macroblock, outer)
                 }
                 if f.filtersInnerEdges {
-                    for i in 1...3 {
-                        VP8LoopFilterKernels.subblockEdge(pY, at: y0 + 4 * i * ys, across: ys, along: 1, count: 16, limit: limit, interior: interior, hevThreshold: hev)
-                    }
-                    VP8LoopFilterKernels.subblockEdge(pU, at: c0 + 4 * cs, across: cs, along: 1, count: 8, limit: limit, interior: interior, hevThreshold: hev)
-                    VP8LoopFilterKernels.subblockEdge(pV, at: c0 + 4 * cs, across: cs, along: 1, count: 8, limit: limit, interior: interior, hevThreshold: hev)
+                    for i in 1...3 { horizontal(pY, y0 + 4 * i * ys, ys, 16, .subblock, inner) }
+                    horizontal(pU, c0 + 4 * cs, cs, 8, .subblock, inner)
+                    horizontal(pV, c0 + 4 * cs, cs, 8, .subblock, inner)
                 }
             }
         }
