@@ -78,16 +78,27 @@ enum VP8ColorKernels {
         }
     }
 
-    /// Output rows `rows` (of a `width × height` image) from planes of `mbWidth` macroblocks,
-    /// into `out` (the rows' RGBA bytes, back to back), with the alpha plane when there is one.
-    /// Rows go through `VP8ColorLaneKernels` (the same values, eight pixels at a time).
-    static func convertRows(_ rows: Range<Int>, width: Int, height: Int, mbWidth: Int,
-                            y: [UInt8], u: [UInt8], v: [UInt8], alpha: [UInt8]?, into out: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(out.count == rows.count * width * 4 && width > 0 && width <= mbWidth * 16)
-        precondition(rows.isEmpty || (rows.upperBound <= height && y.count >= height * mbWidth * 16
-                                      && min(u.count, v.count) >= ((height + 1) >> 1) * mbWidth * 8))
+    /// Output rows `rows` (of a `width × height` image) from the plane window, into `out` (the
+    /// rows' RGBA bytes, back to back), with the alpha plane when there is one. Rows go through
+    /// `VP8ColorLaneKernels` (the same values, eight pixels at a time).
+    static func convertRows(_ rows: Range<Int>, width: Int, height: Int, planes: VP8PlaneWindow,
+                            alpha: [UInt8]?, into out: UnsafeMutableBufferPointer<UInt8>) {
         let chromaHeight = (height + 1) >> 1
-        let yStride = mbWidth * 16, cStride = mbWidth * 8
+        let yStride = planes.lumaStride, cStride = planes.chromaStride
+        // The luma rows and the chroma rows they upsample from (row y reads (y − 1) / 2 and
+        // the one below, clamped to the plane) must be in the window.
+        let firstChroma = rows.lowerBound == 0 ? 0 : (rows.lowerBound - 1) >> 1
+        let lastChroma = min(rows.upperBound >> 1, chromaHeight - 1)
+        precondition(out.count == rows.count * width * 4 && width > 0 && width <= yStride && cStride * 2 == yStride)
+        precondition(rows.isEmpty || (rows.upperBound <= height
+                                      && rows.lowerBound >= planes.firstLumaRow
+                                      && rows.upperBound - planes.firstLumaRow <= VP8PlaneWindow.lumaRows
+                                      && firstChroma >= planes.firstChromaRow
+                                      && lastChroma - planes.firstChromaRow < VP8PlaneWindow.chromaRows
+                                      && planes.y.count == yStride * VP8PlaneWindow.lumaRows
+                                      && min(planes.u.count, planes.v.count) == cStride * VP8PlaneWindow.chromaRows))
+        let y = planes.y, u = planes.u, v = planes.v
+        let lumaOrigin = planes.firstLumaRow, chromaOrigin = planes.firstChromaRow
         // The upsampled chroma of one row.
         var upsampled = [UInt8](repeating: 0, count: 2 * width)
         y.withUnsafeBufferPointer { y in
@@ -102,14 +113,16 @@ enum VP8ColorKernels {
                 let current = row == 0 ? 0 : min(top + 1, chromaHeight - 1)
                 let lower = row > 0 && row & 1 == 0
                 let o = (row - rows.lowerBound) * width * 4
+                let lumaRow = (row - lumaOrigin) * yStride
+                let topRow = (top - chromaOrigin) * cStride, currentRow = (current - chromaOrigin) * cStride
                 if VP8ColorLaneKernels.available {
-                    let near = (lower ? current : top) * cStride, far = (lower ? top : current) * cStride
+                    let near = lower ? currentRow : topRow, far = lower ? topRow : currentRow
                     VP8ColorLaneKernels.upsample(width: width, near: uBase + near, far: uBase + far, out: rowU)
                     VP8ColorLaneKernels.upsample(width: width, near: vBase + near, far: vBase + far, out: rowV)
-                    VP8ColorLaneKernels.convert(width: width, y: yBase + row * yStride, u: rowU, v: rowV, out: outBase + o)
+                    VP8ColorLaneKernels.convert(width: width, y: yBase + lumaRow, u: rowU, v: rowV, out: outBase + o)
                 } else {
-                    Self.row(width: width, lower: lower, y: y, yStart: row * yStride,
-                             u: u, v: v, topStart: top * cStride, currentStart: current * cStride,
+                    Self.row(width: width, lower: lower, y: y, yStart: lumaRow,
+                             u: u, v: v, topStart: topRow, currentStart: currentRow,
                              out: UnsafeMutableBufferPointer(rebasing: out[o ..< o + width * 4]))
                 }
                 if let alpha {

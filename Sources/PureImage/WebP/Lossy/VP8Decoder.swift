@@ -1,4 +1,5 @@
-/// RFC 6386 — a VP8 key frame, decoded one macroblock row at a time into Y, U and V planes.
+/// RFC 6386 — a VP8 key frame, decoded one macroblock row at a time into a window of the Y, U
+/// and V planes (`VP8PlaneWindow`), which the codec converts to RGBA as rows become final.
 ///
 /// ```
 ///   per macroblock row:  modes (first partition, §11) ─► residuals (token partition
@@ -24,9 +25,8 @@ final class VP8Decoder {
     let parameters: VP8FrameParameters
     let mbWidth: Int
     let mbHeight: Int
-    private(set) var yPlane: [UInt8]
-    private(set) var uPlane: [UInt8]
-    private(set) var vPlane: [UInt8]
+    /// The last macroblock row rebuilt and filtered, and the rows above it still needed.
+    private(set) var planes: VP8PlaneWindow
     /// Macroblock rows rebuilt and filtered.
     private(set) var rowsDone = 0
 
@@ -53,9 +53,7 @@ final class VP8Decoder {
         self.modesDecoder = modesDecoder
         mbWidth = (frame.width + 15) >> 4
         mbHeight = (frame.height + 15) >> 4
-        yPlane = [UInt8](repeating: 0, count: mbWidth * 16 * mbHeight * 16)
-        uPlane = [UInt8](repeating: 0, count: mbWidth * 8 * mbHeight * 8)
-        vPlane = uPlane
+        planes = VP8PlaneWindow(mbWidth: mbWidth)
         tokenDecoders = parameters.partitions.map { VP8BoolDecoder(start: $0.lowerBound, end: $0.upperBound) }
         subblockModesAbove = [UInt8](repeating: VP8MacroblockModes.bDC, count: mbWidth * 4)
         context = VP8NonZeroContext(macroblockColumns: mbWidth)
@@ -111,11 +109,11 @@ final class VP8Decoder {
         }
         if result == .endedEarly { return .endedEarly }
         tokenDecoders[partition] = tokens
+        if rowsDone > 0 { planes.advance() }
         reconstruction.reconstructRow(rowsDone, mbWidth: mbWidth, modes: rowModes, residuals: &rowResiduals,
-                                      topY: &topY, topU: &topU, topV: &topV,
-                                      yPlane: &yPlane, uPlane: &uPlane, vPlane: &vPlane)
+                                      topY: &topY, topU: &topU, topV: &topV, into: &planes)
         VP8LoopFilter.filterRow(rowsDone, filterType: parameters.filterType, filters: rowFilters, mbWidth: mbWidth,
-                                yPlane: &yPlane, uPlane: &uPlane, vPlane: &vPlane)
+                                planes: &planes)
         rowsDone += 1
         return .decoded
     }

@@ -12,16 +12,20 @@ enum VP8LoopFilter {
         var filtersInnerEdges: Bool
     }
 
+    /// Filters macroblock row `row`, the current row of `planes` (its top edges reach into the
+    /// rows above it in the window).
     static func filterRow(_ row: Int, filterType: Int, filters: [MacroblockFilter], mbWidth: Int,
-                          yPlane: inout [UInt8], uPlane: inout [UInt8], vPlane: inout [UInt8]) {
+                          planes: inout VP8PlaneWindow) {
         guard filterType > 0 else { return }
         let ys = mbWidth * 16, cs = mbWidth * 8
-        precondition(filters.count >= mbWidth && yPlane.count >= (row + 1) * 16 * ys
-                     && min(uPlane.count, vPlane.count) >= (row + 1) * 8 * cs)
+        let lumaStart = planes.lumaStart, chromaStart = planes.chromaStart
+        precondition(filters.count >= mbWidth && planes.lumaStride == ys && planes.chromaStride == cs
+                     && VP8PlaneWindow.rowsAbove >= 4
+                     && planes.y.count >= lumaStart + 16 * ys && min(planes.u.count, planes.v.count) >= chromaStart + 8 * cs)
         typealias Lanes = VP8LoopFilterLaneKernels
-        yPlane.withUnsafeMutableBufferPointer { pY in
-        uPlane.withUnsafeMutableBufferPointer { pU in
-        vPlane.withUnsafeMutableBufferPointer { pV in
+        planes.y.withUnsafeMutableBufferPointer { pY in
+        planes.u.withUnsafeMutableBufferPointer { pU in
+        planes.v.withUnsafeMutableBufferPointer { pV in
             // Luma edges are 16 positions long (two runs of eight lanes), chroma edges eight.
             typealias Plane = UnsafeMutableBufferPointer<UInt8>
             func vertical(_ b: Plane, _ at: Int, _ stride: Int, _ length: Int, _ kind: Lanes.Filter, _ t: Lanes.Thresholds) {
@@ -39,7 +43,7 @@ enum VP8LoopFilter {
                 let interior = f.strength.interiorLimit, hev = f.strength.hevThreshold
                 let outer = Lanes.Thresholds(limit: limit + 4, interior: interior, highEdgeVariance: hev)
                 let inner = Lanes.Thresholds(limit: limit, interior: interior, highEdgeVariance: hev)
-                let y0 = row * 16 * ys + x * 16
+                let y0 = lumaStart + x * 16
                 if filterType == 1 {
                     if x > 0 { vertical(pY, y0, ys, 16, .simple, outer) }
                     if f.filtersInnerEdges { for i in 1...3 { vertical(pY, y0 + 4 * i, ys, 16, .simple, inner) } }
@@ -47,7 +51,7 @@ enum VP8LoopFilter {
                     if f.filtersInnerEdges { for i in 1...3 { horizontal(pY, y0 + 4 * i * ys, ys, 16, .simple, inner) } }
                     continue
                 }
-                let c0 = row * 8 * cs + x * 8
+                let c0 = chromaStart + x * 8
                 if x > 0 {
                     vertical(pY, y0, ys, 16, .macroblock, outer)
                     vertical(pU, c0, cs, 8, .macroblock, outer)

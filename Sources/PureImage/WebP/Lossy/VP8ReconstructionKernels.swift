@@ -19,7 +19,7 @@
 /// Unsafe for speed. Bounds: the luma block's origin is at row 1, column 8 of a 17 × 32 area,
 /// so rows −1 … 15 and columns −1 … 19 are inside it; each chroma block's origin is at row 1,
 /// column 8 of a 9 × 16 area (rows −1 … 7, columns −1 … 7). Plane writes are at macroblock
-/// `x < mbWidth` of macroblock row `row < mbHeight`, inside planes of whole macroblocks.
+/// `x < mbWidth` of the window's current macroblock row (checked on entry).
 struct VP8ReconstructionKernels {
     static let yStride = 32
     static let uvStride = 16
@@ -29,14 +29,20 @@ struct VP8ReconstructionKernels {
 
     private var work = [UInt8](repeating: 0, count: 17 * 32 + 2 * 9 * 16)
 
-    /// Rebuilds macroblock row `row` into the planes; `top*` are the unfiltered last rows of
-    /// the row above (ignored for row 0) and receive this row's.
+    /// Rebuilds macroblock row `row` into the current macroblock row of `planes`; `top*` are
+    /// the unfiltered last rows of the row above (ignored for row 0) and receive this row's.
     mutating func reconstructRow(_ row: Int, mbWidth: Int, modes: [VP8MacroblockModes], residuals: inout [VP8Residual],
                                  topY: inout [UInt8], topU: inout [UInt8], topV: inout [UInt8],
-                                 yPlane: inout [UInt8], uPlane: inout [UInt8], vPlane: inout [UInt8]) {
+                                 into planes: inout VP8PlaneWindow) {
         let ys = Self.yStride, cs = Self.uvStride
         let yo = Self.yOrigin, uo = Self.uOrigin, vo = Self.vOrigin
         let planeYStride = mbWidth * 16, planeCStride = mbWidth * 8
+        let lumaStart = planes.lumaStart, chromaStart = planes.chromaStart
+        precondition(planes.lumaStride == planeYStride && planes.chromaStride == planeCStride
+                     && modes.count >= mbWidth && residuals.count >= mbWidth
+                     && min(topY.count, 2 * topU.count, 2 * topV.count) >= planeYStride
+                     && planes.y.count >= lumaStart + 16 * planeYStride
+                     && min(planes.u.count, planes.v.count) >= chromaStart + 8 * planeCStride)
         // The new bottom rows must not replace `top` before the next macroblock has read its
         // above-left pixel from it, so they are collected here first.
         var nextTopY = topY, nextTopU = topU, nextTopV = topV
@@ -44,9 +50,9 @@ struct VP8ReconstructionKernels {
         topY.withUnsafeBufferPointer { tY in
         topU.withUnsafeBufferPointer { tU in
         topV.withUnsafeBufferPointer { tV in
-        yPlane.withUnsafeMutableBufferPointer { pY in
-        uPlane.withUnsafeMutableBufferPointer { pU in
-        vPlane.withUnsafeMutableBufferPointer { pV in
+        planes.y.withUnsafeMutableBufferPointer { pY in
+        planes.u.withUnsafeMutableBufferPointer { pU in
+        planes.v.withUnsafeMutableBufferPointer { pV in
             for x in 0..<mbWidth {
                 let m = modes[x]
                 // Left column: 129 at the frame's left edge, else the previous macroblock's
@@ -96,11 +102,11 @@ struct VP8ReconstructionKernels {
                 }
                 // Out to the planes, and the bottom rows for the next macroblock row.
                 for r in 0..<16 {
-                    let to = (row * 16 + r) * planeYStride + x * 16
+                    let to = lumaStart + r * planeYStride + x * 16
                     for c in 0..<16 { pY[to + c] = w[yo + r * ys + c] }
                 }
                 for r in 0..<8 {
-                    let to = (row * 8 + r) * planeCStride + x * 8
+                    let to = chromaStart + r * planeCStride + x * 8
                     for c in 0..<8 { pU[to + c] = w[uo + r * cs + c]; pV[to + c] = w[vo + r * cs + c] }
                 }
                 for c in 0..<16 { nextTopY[x * 16 + c] = w[yo + 15 * ys + c] }

@@ -79,8 +79,8 @@ final class WebPLossyCodec: WebPImageCodec {
         let first = raster.rowsDone
         guard end > first else { return }
         raster.appendRows(end - first) { out in
-            VP8ColorKernels.convertRows(first ..< end, width: width, height: raster.height, mbWidth: decoder.mbWidth,
-                                        y: decoder.yPlane, u: decoder.uPlane, v: decoder.vPlane, alpha: alphaPlane, into: out)
+            VP8ColorKernels.convertRows(first ..< end, width: width, height: raster.height, planes: decoder.planes,
+                                        alpha: alphaPlane, into: out)
         }
     }
 }
