@@ -17,41 +17,58 @@ enum VP8PredictionKernels {
     /// the buffer's edge values, 127 / 129 outside the frame.
     static func predictBlock(_ mode: Int, size: Int, hasTop: Bool, hasLeft: Bool,
                              _ buffer: UnsafeMutableBufferPointer<UInt8>, _ origin: Int, _ stride: Int) {
-        let top = origin - stride
+        guard let base = buffer.baseAddress, size == 8 || size == 16 else { return }
+        let block = base + origin, top = block - stride
         switch mode {
         case VP8MacroblockModes.vertical:
-            for y in 0..<size {
-                for x in 0..<size { buffer[origin + y * stride + x] = buffer[top + x] }
-            }
+            for y in 0..<size { copyRow(size, from: top, to: block + y &* stride) }
         case VP8MacroblockModes.horizontal:
-            for y in 0..<size {
-                let left = buffer[origin + y * stride - 1]
-                for x in 0..<size { buffer[origin + y * stride + x] = left }
-            }
+            for y in 0..<size { fillRow(size, with: block[y &* stride &- 1], at: block + y &* stride) }
         case VP8MacroblockModes.trueMotion:
-            let topLeft = Int(buffer[top - 1])
-            for y in 0..<size {
-                let left = Int(buffer[origin + y * stride - 1]) - topLeft
-                for x in 0..<size {
-                    buffer[origin + y * stride + x] = VP8TransformKernels.clamp255(left + Int(buffer[top + x]))
+            // clamp(L + A − P), eight columns at a time in 16-bit lanes (sums lie in −255 … 510).
+            let topLeft = VP8Lanes.Signed(repeating: Int16(top[-1]))
+            var column = 0
+            while column < size {
+                let above = VP8Lanes.loadSigned(top + column) &- topLeft
+                for y in 0..<size {
+                    let row = block + y &* stride
+                    let left = VP8Lanes.Signed(repeating: Int16(row[-1]))
+                    VP8Lanes.store(VP8Lanes.clamp(above &+ left, 0, 255), row + column)
                 }
+                column &+= 8
             }
         default:
             // DC: (sum + count / 2) / count over the edges present, 128 with none.
             let shift = size == 16 ? 4 : 3
             var sum = 0
-            var value: Int
-            if hasTop { for x in 0..<size { sum += Int(buffer[top + x]) } }
-            if hasLeft { for y in 0..<size { sum += Int(buffer[origin + y * stride - 1]) } }
+            if hasTop { for x in 0..<size { sum &+= Int(top[x]) } }
+            if hasLeft { for y in 0..<size { sum &+= Int(block[y &* stride &- 1]) } }
+            let value: Int
             switch (hasTop, hasLeft) {
             case (true, true): value = (sum + size) >> (shift + 1)
             case (true, false), (false, true): value = (sum + size / 2) >> shift
             case (false, false): value = 128
             }
-            let byte = UInt8(value)
-            for y in 0..<size {
-                for x in 0..<size { buffer[origin + y * stride + x] = byte }
-            }
+            // At most 255: an average of bytes.
+            let byte = UInt8(truncatingIfNeeded: value)
+            for y in 0..<size { fillRow(size, with: byte, at: block + y &* stride) }
+        }
+    }
+
+    /// One row of a 16- or 8-wide block, as a constant-size copy (a couple of moves).
+    @inline(__always) private static func copyRow(_ size: Int, from source: UnsafeMutablePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) {
+        if size == 16 {
+            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: 16)
+        } else {
+            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: 8)
+        }
+    }
+
+    @inline(__always) private static func fillRow(_ size: Int, with value: UInt8, at destination: UnsafeMutablePointer<UInt8>) {
+        if size == 16 {
+            UnsafeMutableRawPointer(destination).storeBytes(of: SIMD16<UInt8>(repeating: value), as: SIMD16<UInt8>.self)
+        } else {
+            UnsafeMutableRawPointer(destination).storeBytes(of: SIMD8<UInt8>(repeating: value), as: SIMD8<UInt8>.self)
         }
     }
 
@@ -67,17 +84,18 @@ enum VP8PredictionKernels {
         @inline(__always) func put(_ x: Int, _ y: Int, _ v: UInt8) { buffer[origin + y * stride + x] = v }
         switch mode {
         case VP8MacroblockModes.bTM:
-            let pi = Int(p)
-            let lefts = [l0, l1, l2, l3], tops = [a0, a1, a2, a3]
-            for y in 0..<4 {
-                for x in 0..<4 { put(x, y, VP8TransformKernels.clamp255(Int(lefts[y]) + Int(tops[x]) - pi)) }
+            @inline(__always) func row(_ y: Int, _ left: UInt8) {
+                let l = Int(left) &- Int(p)
+                put(0, y, VP8TransformKernels.clamp255(l &+ Int(a0))); put(1, y, VP8TransformKernels.clamp255(l &+ Int(a1)))
+                put(2, y, VP8TransformKernels.clamp255(l &+ Int(a2))); put(3, y, VP8TransformKernels.clamp255(l &+ Int(a3)))
             }
+            row(0, l0); row(1, l1); row(2, l2); row(3, l3)
         case VP8MacroblockModes.bVE:
-            let row = [avg3(p, a0, a1), avg3(a0, a1, a2), avg3(a1, a2, a3), avg3(a2, a3, a4)]
-            for y in 0..<4 { for x in 0..<4 { put(x, y, row[x]) } }
+            let v0 = avg3(p, a0, a1), v1 = avg3(a0, a1, a2), v2 = avg3(a1, a2, a3), v3 = avg3(a2, a3, a4)
+            for y in 0..<4 { put(0, y, v0); put(1, y, v1); put(2, y, v2); put(3, y, v3) }
         case VP8MacroblockModes.bHE:
-            let column = [avg3(p, l0, l1), avg3(l0, l1, l2), avg3(l1, l2, l3), avg3(l2, l3, l3)]
-            for y in 0..<4 { for x in 0..<4 { put(x, y, column[y]) } }
+            let column = (avg3(p, l0, l1), avg3(l0, l1, l2), avg3(l1, l2, l3), avg3(l2, l3, l3))
+            for x in 0..<4 { put(x, 0, column.0); put(x, 1, column.1); put(x, 2, column.2); put(x, 3, column.3) }
         case VP8MacroblockModes.bLD:
             put(0, 0, avg3(a0, a1, a2))
             let v1 = avg3(a1, a2, a3); put(1, 0, v1); put(0, 1, v1)

@@ -43,46 +43,55 @@ struct VP8ReconstructionKernels {
                      && min(topY.count, 2 * topU.count, 2 * topV.count) >= planeYStride
                      && planes.y.count >= lumaStart + 16 * planeYStride
                      && min(planes.u.count, planes.v.count) >= chromaStart + 8 * planeCStride)
-        // The new bottom rows must not replace `top` before the next macroblock has read its
-        // above-left pixel from it, so they are collected here first.
-        var nextTopY = topY, nextTopU = topU, nextTopV = topV
+        // `top*` can take this row's bottom rows right after each macroblock: the next one reads
+        // `top` only from its own columns on (its above-left pixel comes from the work area).
         work.withUnsafeMutableBufferPointer { w in
-        topY.withUnsafeBufferPointer { tY in
-        topU.withUnsafeBufferPointer { tU in
-        topV.withUnsafeBufferPointer { tV in
+        topY.withUnsafeMutableBufferPointer { tY in
+        topU.withUnsafeMutableBufferPointer { tU in
+        topV.withUnsafeMutableBufferPointer { tV in
         planes.y.withUnsafeMutableBufferPointer { pY in
         planes.u.withUnsafeMutableBufferPointer { pU in
         planes.v.withUnsafeMutableBufferPointer { pV in
+            guard let work = w.baseAddress, let topY = tY.baseAddress, let topU = tU.baseAddress, let topV = tV.baseAddress,
+                  let planeY = pY.baseAddress, let planeU = pU.baseAddress, let planeV = pV.baseAddress else { return }
+            // Block origins in the work area: row −1 and column −1 are the edges prediction reads.
+            let y = work + yo, u = work + uo, v = work + vo
             for x in 0..<mbWidth {
                 let m = modes[x]
                 // Left column: 129 at the frame's left edge, else the previous macroblock's
                 // last column (rows −1 … 15, so P comes along from its above row).
                 if x == 0 {
-                    for r in 0..<16 { w[yo + r * ys - 1] = 129 }
-                    for r in 0..<8 { w[uo + r * cs - 1] = 129; w[vo + r * cs - 1] = 129 }
+                    for r in 0..<16 { y[r &* ys &- 1] = 129 }
+                    for r in 0..<8 { u[r &* cs &- 1] = 129; v[r &* cs &- 1] = 129 }
                     let corner: UInt8 = row > 0 ? 129 : 127
-                    w[yo - ys - 1] = corner; w[uo - cs - 1] = corner; w[vo - cs - 1] = corner
+                    y[-ys - 1] = corner; u[-cs - 1] = corner; v[-cs - 1] = corner
                 } else {
-                    for r in -1..<16 { w[yo + r * ys - 1] = w[yo + r * ys + 15] }
-                    for r in -1..<8 { w[uo + r * cs - 1] = w[uo + r * cs + 7]; w[vo + r * cs - 1] = w[vo + r * cs + 7] }
+                    for r in -1..<16 { y[r &* ys &- 1] = y[r &* ys &+ 15] }
+                    for r in -1..<8 { u[r &* cs &- 1] = u[r &* cs &+ 7]; v[r &* cs &- 1] = v[r &* cs &+ 7] }
                 }
                 // Above row.
                 if row == 0 {
-                    for c in 0..<20 { w[yo - ys + c] = 127 }
-                    for c in 0..<8 { w[uo - cs + c] = 127; w[vo - cs + c] = 127 }
+                    (y - ys).update(repeating: 127, count: 20)
+                    (u - cs).update(repeating: 127, count: 8)
+                    (v - cs).update(repeating: 127, count: 8)
                 } else {
-                    for c in 0..<16 { w[yo - ys + c] = tY[x * 16 + c] }
-                    for c in 0..<8 { w[uo - cs + c] = tU[x * 8 + c]; w[vo - cs + c] = tV[x * 8 + c] }
+                    Self.copy(16, from: topY + x &* 16, to: y - ys)
+                    Self.copy(8, from: topU + x &* 8, to: u - cs)
+                    Self.copy(8, from: topV + x &* 8, to: v - cs)
                     // Above-right: the next macroblock's above row, or the last pixel repeated.
-                    for c in 16..<20 { w[yo - ys + c] = x + 1 < mbWidth ? tY[x * 16 + c] : tY[x * 16 + 15] }
+                    if x + 1 < mbWidth {
+                        Self.copy(4, from: topY + (x &* 16 &+ 16), to: y - ys + 16)
+                    } else {
+                        (y - ys + 16).update(repeating: topY[x &* 16 &+ 15], count: 4)
+                    }
                 }
                 let codes = residuals[x].transforms
                 residuals[x].coefficients.withUnsafeMutableBufferPointer { coefficients in
                     if m.hasSubblockModes {
                         // The right column of subblocks sees the macroblock's above-right pixels.
-                        for r in [3, 7, 11] {
-                            for c in 16..<20 { w[yo + r * ys + c] = w[yo - ys + c] }
-                        }
+                        Self.copy(4, from: y - ys + 16, to: y + 3 * ys + 16)
+                        Self.copy(4, from: y - ys + 16, to: y + 7 * ys + 16)
+                        Self.copy(4, from: y - ys + 16, to: y + 11 * ys + 16)
                         for block in 0..<16 {
                             let origin = yo + (block >> 2) * 4 * ys + (block & 3) * 4
                             VP8PredictionKernels.predictSubblock(m.subblockModes[block], w, origin, ys)
@@ -101,16 +110,15 @@ struct VP8ReconstructionKernels {
                     VP8TransformKernels.addChroma(codes: codes[20..<24], coefficients, 320, w, vo, cs)
                 }
                 // Out to the planes, and the bottom rows for the next macroblock row.
-                for r in 0..<16 {
-                    let to = lumaStart + r * planeYStride + x * 16
-                    for c in 0..<16 { pY[to + c] = w[yo + r * ys + c] }
-                }
+                let toY = planeY + lumaStart + x &* 16, toU = planeU + chromaStart + x &* 8, toV = planeV + chromaStart + x &* 8
+                for r in 0..<16 { Self.copy(16, from: y + r &* ys, to: toY + r &* planeYStride) }
                 for r in 0..<8 {
-                    let to = chromaStart + r * planeCStride + x * 8
-                    for c in 0..<8 { pU[to + c] = w[uo + r * cs + c]; pV[to + c] = w[vo + r * cs + c] }
+                    Self.copy(8, from: u + r &* cs, to: toU + r &* planeCStride)
+                    Self.copy(8, from: v + r &* cs, to: toV + r &* planeCStride)
                 }
-                for c in 0..<16 { nextTopY[x * 16 + c] = w[yo + 15 * ys + c] }
-                for c in 0..<8 { nextTopU[x * 8 + c] = w[uo + 7 * cs + c]; nextTopV[x * 8 + c] = w[vo + 7 * cs + c] }
+                Self.copy(16, from: y + 15 * ys, to: topY + x &* 16)
+                Self.copy(8, from: u + 7 * cs, to: topU + x &* 8)
+                Self.copy(8, from: v + 7 * cs, to: topV + x &* 8)
             }
         }
         }
@@ -119,8 +127,11 @@ struct VP8ReconstructionKernels {
         }
         }
         }
-        topY = nextTopY
-        topU = nextTopU
-        topV = nextTopV
+    }
+
+    /// `count` bytes (a constant at every call, so the copy becomes a few moves).
+    @inline(__always)
+    private static func copy(_ count: Int, from source: UnsafeMutablePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
     }
 }

@@ -66,15 +66,14 @@ enum VP8TransformKernels {
         let a = Int(c[offset]) + 4
         let c4 = mul35468(Int(c[offset + 4])), d4 = mul85627(Int(c[offset + 4]))
         let c1 = mul35468(Int(c[offset + 1])), d1 = mul85627(Int(c[offset + 1]))
-        let rows = [a + d4, a + c4, a - c4, a - d4]
-        for y in 0..<4 {
-            let dc = rows[y]
-            let values = [dc + d1, dc + c1, dc - c1, dc - d1]
-            for x in 0..<4 {
-                let i = origin + y * stride + x
-                pixels[i] = clamp255(Int(pixels[i]) + (values[x] >> 3))
-            }
+        @inline(__always) func row(_ y: Int, _ dc: Int) {
+            let i = origin + y * stride
+            pixels[i] = clamp255(Int(pixels[i]) + ((dc + d1) >> 3))
+            pixels[i + 1] = clamp255(Int(pixels[i + 1]) + ((dc + c1) >> 3))
+            pixels[i + 2] = clamp255(Int(pixels[i + 2]) + ((dc - c1) >> 3))
+            pixels[i + 3] = clamp255(Int(pixels[i + 3]) + ((dc - d1) >> 3))
         }
+        row(0, a + d4); row(1, a + c4); row(2, a - c4); row(3, a - d4)
     }
 
     /// 16-bit lane arithmetic of `Transform_SSE2`: every sum wraps to 16 bits, and the two
