@@ -16,8 +16,9 @@
 /// set instead and the caller rolls back and waits.
 ///
 /// Unsafe for speed (it is the inner loop of everything lossy). Bounds: bytes are read only at
-/// `next ..< next + 7` when `next + 7 ≤ min(end, data.count)`, or at `next` when
-/// `next < min(end, data.count)`; nothing else touches `data`.
+/// `next ..< next + 8` when `next + 8 ≤ min(end, data.count)`, at `next ..< next + 7` when
+/// `next + 7 ≤ min(end, data.count)`, or at `next` when `next < min(end, data.count)`; nothing
+/// else touches `data`.
 struct VP8BoolDecoder {
     private(set) var value: UInt64 = 0
     private(set) var bits = -8
@@ -44,7 +45,14 @@ struct VP8BoolDecoder {
     @inline(__always)
     private mutating func load(_ data: UnsafeBufferPointer<UInt8>) {
         let limit = min(end, data.count)
-        if next + 7 <= limit {
+        if next + 8 <= limit, let base = data.baseAddress {
+            // Eight bytes read, the first seven used (big-endian: the first byte is the most
+            // significant).
+            let word = UInt64(bigEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self)) &>> 8
+            value = value &<< 56 | word
+            next &+= 7
+            bits &+= 56
+        } else if next + 7 <= limit {
             var word: UInt64 = 0
             for i in 0..<7 { word = word << 8 | UInt64(data[next + i]) }
             value = value << 56 | word
@@ -75,21 +83,24 @@ struct VP8BoolDecoder {
     mutating func readBool(_ probability: Int, _ data: UnsafeBufferPointer<UInt8>) -> Bool {
         var r = range
         if bits < 0 { load(data) }
-        let position = UInt64(bits)
-        let split = (r &* UInt32(probability)) >> 8
-        let window = UInt32(truncatingIfNeeded: value >> position)
+        // Wrapping operators: after `load`, 0 ≤ bits ≤ 56 + 8; range − 1 and the probability
+        // are below 256, so split < 255, the subtractions cannot go below zero (the window is
+        // above split when they run) and the shift is 0 … 7.
+        let position = UInt64(truncatingIfNeeded: bits)
+        let split = (r &* UInt32(truncatingIfNeeded: probability)) &>> 8
+        let window = UInt32(truncatingIfNeeded: value &>> position)
         let bit = window > split
         if bit {
-            r -= split
-            value -= UInt64(split + 1) << position
+            r &-= split
+            value &-= UInt64(split &+ 1) &<< position
         } else {
-            r = split + 1
+            r = split &+ 1
         }
         // Normalise: shift until the interval is at least 128 again.
-        let shift = r.leadingZeroBitCount - 24
-        r <<= UInt32(shift)
-        bits -= shift
-        range = r - 1
+        let shift = r.leadingZeroBitCount &- 24
+        r = r &<< UInt32(truncatingIfNeeded: shift)
+        bits &-= shift
+        range = r &- 1
         return bit
     }
 

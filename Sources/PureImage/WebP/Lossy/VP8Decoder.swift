@@ -30,16 +30,10 @@ final class VP8Decoder {
     /// Macroblock rows rebuilt and filtered.
     private(set) var rowsDone = 0
 
-    private var modesDecoder: VP8BoolDecoder
-    private var tokenDecoders: [VP8BoolDecoder]
-    private var subblockModesAbove: [UInt8]
-    private var context: VP8NonZeroContext
+    private var parser: VP8MacroblockRowParser
     private var topY: [UInt8]
     private var topU: [UInt8]
     private var topV: [UInt8]
-    private var rowModes: [VP8MacroblockModes]
-    private var rowResiduals: [VP8Residual]
-    private var rowFilters: [VP8LoopFilter.MacroblockFilter]
     private var reconstruction = VP8ReconstructionKernels()
     /// The last row that ran out of bytes: its partition's position at the row start and the
     /// bytes there were. Retried once the bytes since then have doubled (or the partition or
@@ -50,69 +44,38 @@ final class VP8Decoder {
     init(frame: VP8FrameHeader, parameters: VP8FrameParameters, modesDecoder: VP8BoolDecoder) {
         self.frame = frame
         self.parameters = parameters
-        self.modesDecoder = modesDecoder
         mbWidth = (frame.width + 15) >> 4
         mbHeight = (frame.height + 15) >> 4
         planes = VP8PlaneWindow(mbWidth: mbWidth)
-        tokenDecoders = parameters.partitions.map { VP8BoolDecoder(start: $0.lowerBound, end: $0.upperBound) }
-        subblockModesAbove = [UInt8](repeating: VP8MacroblockModes.bDC, count: mbWidth * 4)
-        context = VP8NonZeroContext(macroblockColumns: mbWidth)
+        parser = VP8MacroblockRowParser(parameters: parameters, mbWidth: mbWidth, modesDecoder: modesDecoder)
         topY = [UInt8](repeating: 0, count: mbWidth * 16)
         topU = [UInt8](repeating: 0, count: mbWidth * 8)
         topV = topU
-        rowModes = [VP8MacroblockModes](repeating: VP8MacroblockModes(), count: mbWidth)
-        rowResiduals = [VP8Residual](repeating: VP8Residual(), count: mbWidth)
-        rowFilters = [VP8LoopFilter.MacroblockFilter](repeating: .init(strength: VP8FilterStrength(), filtersInnerEdges: false), count: mbWidth)
     }
 
     /// Decodes the next macroblock row from `data` (the chunk payload received so far).
     func decodeRow(_ data: [UInt8], isComplete: Bool) -> RowResult {
         guard rowsDone < mbHeight else { return .decoded }
-        let partition = rowsDone & (tokenDecoders.count - 1)
+        let partition = rowsDone & (parameters.partitions.count - 1)
         if !isComplete, let stall, stall.row == rowsDone, data.count < parameters.partitions[partition].upperBound,
            data.count - stall.start < 2 * (stall.available - stall.start) + 64 {
             return .needMoreInput
         }
-        let saved = isComplete ? nil : (modesDecoder, tokenDecoders[partition], subblockModesAbove, context)
-        var tokens = tokenDecoders[partition]
-        var result = RowResult.decoded
-        data.withUnsafeBufferPointer { d in
-            // §11.3: the left subblock-mode context starts as B_DC_PRED on every row.
-            var left: [UInt8] = [0, 0, 0, 0]
-            for x in 0..<mbWidth {
-                VP8MacroblockModes.read(&modesDecoder, d, parameters: parameters, into: &rowModes[x],
-                                        above: &subblockModesAbove, aboveStart: x * 4, left: &left)
-            }
-            if modesDecoder.isPastEnd || modesDecoder.isStarved { result = .endedEarly; return }
-            context.startRow()
-            for x in 0..<mbWidth {
-                let modes = rowModes[x]
-                let hasY2 = !modes.hasSubblockModes
-                if modes.skipsCoefficients {
-                    VP8ResidualKernels.skip(hasY2: hasY2, column: x, context: &context, into: &rowResiduals[x])
-                } else {
-                    VP8ResidualKernels.read(&tokens, d, probabilities: parameters.tokenProbabilities,
-                                            dequantizer: parameters.dequantizers[modes.segment], hasY2: hasY2,
-                                            column: x, context: &context, into: &rowResiduals[x])
-                }
-                if tokens.isStarved { result = .needMoreInput; return }
-                if tokens.isPastEnd { result = .endedEarly; return }
-                let strength = parameters.filterStrengths[modes.segment * 2 + (modes.hasSubblockModes ? 1 : 0)]
-                rowFilters[x] = .init(strength: strength, filtersInnerEdges: modes.hasSubblockModes || !rowResiduals[x].isEmpty)
-            }
-        }
-        if result == .needMoreInput {
+        let saved = isComplete ? nil : parser.state
+        let outcome = data.withUnsafeBufferPointer { parser.parse($0, partition: partition) }
+        switch outcome {
+        case .parsed: break
+        case .pastEnd: return .endedEarly
+        case .starved:
             guard let saved else { return .endedEarly }
-            (modesDecoder, tokenDecoders[partition], subblockModesAbove, context) = saved
-            stall = (rowsDone, tokenDecoders[partition].next, data.count)
+            parser.state = saved
+            stall = (rowsDone, parser.tokenPosition(partition), data.count)
             return .needMoreInput
         }
-        if result == .endedEarly { return .endedEarly }
-        tokenDecoders[partition] = tokens
         if rowsDone > 0 { planes.advance() }
-        reconstruction.reconstructRow(rowsDone, mbWidth: mbWidth, modes: rowModes, residuals: &rowResiduals,
+        reconstruction.reconstructRow(rowsDone, mbWidth: mbWidth, modes: parser.modes, residuals: &parser.residuals,
                                       topY: &topY, topU: &topU, topV: &topV, into: &planes)
-        VP8LoopFilter.filterRow(rowsDone, filterType: parameters.filterType, filters: rowFilters, mbWidth: mbWidth,
+        VP8LoopFilter.filterRow(rowsDone, filterType: parameters.filterType, filters: parser.filters, mbWidth: mbWidth,
                                 planes: &planes)
         rowsDone += 1
         return .decoded

@@ -57,21 +57,22 @@ enum VP8ResidualKernels {
             var lumaType = 3
             if hasY2 {
                 // §13: the Y2 block (type 1), then its inverse WHT gives the 16 luma DCs (§14.3).
-                var dc = [Int16](repeating: 0, count: 16)
                 let ctx = Int(context.topY2[column] + context.leftY2)
-                let nz = dc.withUnsafeMutableBufferPointer {
-                    coefficients(&d, data, probabilities, type: 1, context: ctx, dc: q.y2.dc, ac: q.y2.ac, first: 0, out: $0, block: 0)
+                let nz = withUnsafeTemporaryAllocation(of: Int16.self, capacity: 16) { dc in
+                    dc.initialize(repeating: 0)
+                    let nz = coefficients(&d, data, probabilities, type: 1, context: ctx, dc: q.y2.dc, ac: q.y2.ac, first: 0, out: dc, block: 0)
+                    if nz > 1 {
+                        VP8TransformKernels.inverseWHT(dc, into: out)
+                    } else {
+                        // Only the DC: every output is (dc + 3) >> 3.
+                        let value = Int16(truncatingIfNeeded: (Int(dc[0]) + 3) >> 3)
+                        for i in 0..<16 { out[i * 16] = value }
+                    }
+                    return nz
                 }
                 let flag: UInt8 = nz > 0 ? 1 : 0
                 context.topY2[column] = flag
                 context.leftY2 = flag
-                if nz > 1 {
-                    VP8TransformKernels.inverseWHT(dc, into: out)
-                } else {
-                    // Only the DC: every output is (dc + 3) >> 3.
-                    let value = Int16(truncatingIfNeeded: (Int(dc[0]) + 3) >> 3)
-                    for i in 0..<16 { out[i * 16] = value }
-                }
                 first = 1
                 lumaType = 0
             }
@@ -157,7 +158,7 @@ enum VP8ResidualKernels {
                 nextContext = 2
             }
             let signed = d.readBool(128, data) ? -value : value
-            out[block * 16 + zigzag[n]] = Int16(truncatingIfNeeded: signed * (n > 0 ? ac : dc))
+            out[block &* 16 &+ zigzag[n]] = Int16(truncatingIfNeeded: signed &* (n > 0 ? ac : dc))
             n += 1
             p = VP8ProbabilityTables.tokenIndex(type: type, band: bands[n], context: nextContext)
         }

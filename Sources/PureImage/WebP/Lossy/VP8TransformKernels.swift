@@ -21,8 +21,15 @@ enum VP8TransformKernels {
 
     /// §14.3 inverse WHT of the Y2 block: 32-bit intermediates, outputs stored as 16-bit
     /// values at every 16th entry (the DC of each luma block).
-    static func inverseWHT(_ input: [Int16], into out: UnsafeMutableBufferPointer<Int16>) {
-        var tmp = [Int](repeating: 0, count: 16)
+    static func inverseWHT(_ input: UnsafeMutableBufferPointer<Int16>, into out: UnsafeMutableBufferPointer<Int16>) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { tmp in
+            inverseWHT(input, tmp, into: out)
+        }
+    }
+
+    @inline(__always)
+    private static func inverseWHT(_ input: UnsafeMutableBufferPointer<Int16>, _ tmp: UnsafeMutableBufferPointer<Int>,
+                                   into out: UnsafeMutableBufferPointer<Int16>) {
         for i in 0..<4 {
             let a0 = Int(input[i]) + Int(input[12 + i])
             let a1 = Int(input[4 + i]) + Int(input[8 + i])
