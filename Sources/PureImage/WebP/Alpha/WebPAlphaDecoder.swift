@@ -31,7 +31,7 @@ enum WebPAlphaDecoder {
             let progress: VP8LDecoder.Progress
             do {
                 progress = try decoder.advance(data: payload, available: payload.count, isComplete: true) { rows, first, count in
-                    for i in 0 ..< count * width { plane[first * width + i] = UInt8(truncatingIfNeeded: rows[i] >> 8) }
+                    WebPAlphaKernels.green(of: rows, count: count * width, into: &plane, at: first * width)
                 }
             } catch {
                 switch error {
@@ -45,41 +45,7 @@ enum WebPAlphaDecoder {
                 throw WebPCodecFailure(reason: .alphaData("the lossless stream ends before its last pixel"), payloadOffset: payload.count)
             }
         }
-        unfilter(&plane, width: width, height: height, filter: filter)
+        WebPAlphaKernels.unfilter(&plane, width: width, height: height, filter: filter)
         return plane
-    }
-
-    /// RFC 9649 §2.7.1.2 filtering methods, undone row by row: the predictor is the left pixel
-    /// (horizontal), the pixel above (vertical) or clip(left + above − above-left) (gradient);
-    /// the top-left pixel is predicted from 0, the rest of the first row from the left, the
-    /// first pixel of other rows from the pixel above (libwebp's `WebPUnfilters`).
-    static func unfilter(_ plane: inout [UInt8], width: Int, height: Int, filter: Int) {
-        guard filter != 0, width > 0 else { return }
-        for y in 0..<height {
-            let row = y * width
-            if y == 0 {
-                var left: UInt8 = 0
-                for x in 0..<width { plane[x] = plane[x] &+ left; left = plane[x] }
-                continue
-            }
-            let above = row - width
-            switch filter {
-            case 1:
-                var left = plane[above]
-                for x in 0..<width { plane[row + x] = plane[row + x] &+ left; left = plane[row + x] }
-            case 2:
-                for x in 0..<width { plane[row + x] = plane[row + x] &+ plane[above + x] }
-            default:
-                var left = Int(plane[above]), topLeft = Int(plane[above])
-                for x in 0..<width {
-                    let top = Int(plane[above + x])
-                    let g = left + top - topLeft
-                    let predictor = g < 0 ? 0 : g > 255 ? 255 : g
-                    left = (Int(plane[row + x]) + predictor) & 0xFF
-                    plane[row + x] = UInt8(left)
-                    topLeft = top
-                }
-            }
-        }
     }
 }
