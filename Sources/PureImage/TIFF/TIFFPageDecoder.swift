@@ -73,7 +73,7 @@ final class TIFFPageDecoder {
             : try TIFFRendering.render(layout: layout, planes: try decodeBandPlanes(band, rows: rows, bytes: bytes),
                                        planeRowBytes: layout.planeRowBytes, rows: rows, limits: limits)
         nextBand += 1
-        if let rowSink {
+        if rowSink != nil {
             // Every band of a page has the first band's format, width and row length.
             var pending = pendingRows ?? (rendered, 0, [])
             pendingRows = nil   // the local is then the array's only reference: appended in place
