@@ -16,13 +16,16 @@
 /// decoded when it is drawn. Memory is the compressed data plus one canvas; drawing frames
 /// 0...N in order decodes each once (the composed canvas of the last frame drawn is cached).
 ///
+/// This file holds the state, frame access and the state machine; the blocks' contents are read
+/// in `GIFDecoder+Blocks.swift`, errors and the end of the stream in `GIFDecoder+End.swift`.
+///
 /// Leniency after the first frame: a structural error (unknown block, bad LZW minimum code
 /// size) ends the stream there as if the Trailer had come — the frames before it stay
 /// available and the error is listed in `warnings` and `stopError` (Firefox treats unknown
 /// blocks as the end; giflib's DGifSlurp fails but keeps the frames read). Before the first
 /// frame the same errors are thrown.
 final class GIFDecoder: FormatDecoder {
-    private enum State {
+    enum State {
         case header
         case globalColorTable(entries: Int)
         case blockStart
@@ -33,37 +36,37 @@ final class GIFDecoder: FormatDecoder {
         case done
     }
 
-    private let options: DecodeOptions
-    private var state = State.header
+    let options: DecodeOptions
+    var state = State.header
 
-    private(set) var screen: GIFLogicalScreen?
+    var screen: GIFLogicalScreen?
     private(set) var globalTable: GIFColorTable?
-    private(set) var properties: ImageProperties?
-    private(set) var frames: [GIFFrame] = []
+    var properties: ImageProperties?
+    var frames: [GIFFrame] = []
     /// Every frame's LZW code stream, back to back (see `GIFFrame.codes`).
-    private var codeStreams: [UInt8] = []
-    private(set) var completedFrameCount = 0
+    var codeStreams: [UInt8] = []
+    var completedFrameCount = 0
 
     // Extension state.
     /// giflib uses the first Graphic Control Extension since the previous image.
-    private var controlSeen = false
-    private var pendingControl: GIFGraphicControl?
-    private var applicationIsLooping = false
-    private var commentBytes: [UInt8] = []
-    private var metadataBytes = 0
-    private var sawTransparency = false
+    var controlSeen = false
+    var pendingControl: GIFGraphicControl?
+    var applicationIsLooping = false
+    var commentBytes: [UInt8] = []
+    var metadataBytes = 0
+    var sawTransparency = false
 
     // Rendering state (used by `frame(at:)`).
-    private var scratch: [UInt8] = []
-    private var canvasesReserved = false
-    private var scratchReserved = 0
-    private var cache: (index: Int, compositor: GIFCompositor)?
-    private var reportedProblems: Set<Int> = []
+    var scratch: [UInt8] = []
+    var canvasesReserved = false
+    var scratchReserved = 0
+    var cache: (index: Int, compositor: GIFCompositor)?
+    var reportedProblems: Set<Int> = []
 
-    private(set) var truncation: DecodeError?
+    var truncation: DecodeError?
     /// The structural error that ended a stream after its first frame, if any.
-    private(set) var stopError: DecodeError?
-    private(set) var warnings: [DecodeWarning] = []
+    var stopError: DecodeError?
+    var warnings: [DecodeWarning] = []
 
     /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
     let budget: MemoryBudget
@@ -134,13 +137,13 @@ final class GIFDecoder: FormatDecoder {
                             isComplete: frame.isComplete)
     }
 
-    private func renderTable(_ frame: GIFFrame) -> GIFRenderTable {
+    func renderTable(_ frame: GIFFrame) -> GIFRenderTable {
         GIFRenderTable(table: frame.localTable ?? globalTable, transparentIndex: frame.control?.transparentIndex)
     }
 
     /// Decodes frame `index` into `scratch`; returns the number of pixels decoded. An LZW
     /// problem is added to `warnings` the first time it is met.
-    private func decode(_ index: Int) -> Int {
+    func decode(_ index: Int) -> Int {
         let frame = frames[index]
         var indices = scratch
         scratch = []   // hand the buffer over without a copy-on-write copy
@@ -165,7 +168,7 @@ final class GIFDecoder: FormatDecoder {
     /// Rendering memory, counted in `budget` before it is allocated: the canvas, the region a
     /// `previous` disposal saves and the copy a caller's bitmap keeps (each at most a canvas),
     /// and the index buffer of the largest frame drawn so far.
-    private func reserveRendering(upTo index: Int) throws(DecodeError) {
+    func reserveRendering(upTo index: Int) throws(DecodeError) {
         guard let screen else { return }
         if !canvasesReserved {
             // Placed at the Logical Screen Descriptor (byte 6), which declared the size.
@@ -175,7 +178,7 @@ final class GIFDecoder: FormatDecoder {
         try reserveIndices(upTo: index)
     }
 
-    private func reserveIndices(upTo index: Int) throws(DecodeError) {
+    func reserveIndices(upTo index: Int) throws(DecodeError) {
         guard index < frames.count else { return }
         let largest = frames[0 ... index].reduce(0) { max($0, $1.descriptor.width * $1.descriptor.height) }
         if largest > scratchReserved {
@@ -184,7 +187,7 @@ final class GIFDecoder: FormatDecoder {
         }
     }
 
-    private func draw(_ index: Int, on compositor: inout GIFCompositor) {
+    func draw(_ index: Int, on compositor: inout GIFCompositor) {
         let frame = frames[index]
         let decoded = decode(index)
         compositor.draw(frame, indices: scratch, decoded: decoded, table: renderTable(frame))
@@ -208,7 +211,7 @@ final class GIFDecoder: FormatDecoder {
         return progress
     }
 
-    private func emitFirstFrame(_ sink: (Bitmap) -> Void) {
+    func emitFirstFrame(_ sink: (Bitmap) -> Void) {
         guard let screen, let frame = frames.first, screen.width > 0 else { return }
         let decoded = decode(0)
         let table = renderTable(frame)
@@ -226,7 +229,7 @@ final class GIFDecoder: FormatDecoder {
 
     // MARK: - The state machine
 
-    private func runStateMachine(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
+    func runStateMachine(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
         while true {
             switch state {
             case .done:
@@ -386,174 +389,6 @@ final class GIFDecoder: FormatDecoder {
         }
     }
 
-    // MARK: - Blocks
-
-    /// GIF89a §17 Header, §18 Logical Screen Descriptor: the canvas.
-    private func acceptScreen(_ parsed: GIFLogicalScreen) throws(DecodeError) {
-        if parsed.version != "87a" && parsed.version != "89a" {
-            // giflib checks only "GIF"; FormatSniffer admits only 87a and 89a.
-            warn(at: 3, "unknown GIF version \"\(parsed.version)\" read as 89a")
-        }
-        _ = try SizeMath.checkImage(width: parsed.width, height: parsed.height, bytesPerPixel: 4,
-                                    limits: options.limits, format: .gif, offset: 6)
-        screen = parsed
-        var properties = ImageProperties(format: .gif, width: parsed.width, height: parsed.height,
-                                         colorModel: .rgb, bitsPerComponent: 8, hasAlpha: false)
-        properties.frameCount = 0
-        properties.extra = [("gifVersion", parsed.version), ("gifBackgroundIndex", String(parsed.backgroundIndex)),
-                            ("gifAspectRatio", String(parsed.aspectRatioByte))]
-        self.properties = properties
-    }
-
-    /// GIF89a §20 Image Descriptor: limits before anything is allocated for the frame.
-    private func checkFrame(_ descriptor: GIFImageDescriptor) throws(DecodeError) {
-        guard frames.count < options.limits.maxFrames else {
-            throw DecodeError(.limitExceeded, format: .gif, offset: descriptor.offset, LimitReason.tooManyFrames(limit: options.limits.maxFrames))
-        }
-        // The index buffer a frame decodes into is width × height bytes (frames past the
-        // canvas are decoded whole, then clipped).
-        _ = try SizeMath.checkImage(width: descriptor.width, height: descriptor.height, bytesPerPixel: 1,
-                                    limits: options.limits, format: .gif, offset: descriptor.offset + 5)
-    }
-
-    /// GIF89a §22 Table Based Image Data begins: the frame becomes available.
-    private func startFrame(_ descriptor: GIFImageDescriptor, table: GIFColorTable?, minimumCodeSize: Int, dataOffset: Int) {
-        let control = pendingControl
-        frames.append(GIFFrame(descriptor: descriptor, localTable: table, control: control,
-                               minimumCodeSize: minimumCodeSize, codes: codeStreams.count ..< codeStreams.count,
-                               dataOffset: dataOffset, isComplete: false))
-        controlSeen = false
-        pendingControl = nil
-        if control?.transparentIndex != nil { sawTransparency = true }
-        updateFrameProperties()
-    }
-
-    /// A frame of zero width or height has no pixels to wait for: it is complete as soon as its
-    /// descriptor is read, so when its table or data is cut or damaged it still counts (drawing
-    /// nothing), and the stream ends after it as after any complete frame. This is what
-    /// browsers show and what the pygif suite expects (`image-zero-width.gif`, …: one
-    /// transparent frame).
-    private func addEmptyFrame(_ descriptor: GIFImageDescriptor, table: GIFColorTable?, at offset: Int) {
-        startFrame(descriptor, table: table, minimumCodeSize: 2, dataOffset: offset)
-        finishFrame()
-    }
-
-    /// The Block Terminator of the frame's image data.
-    private func finishFrame() {
-        guard let last = frames.indices.last else { return }
-        frames[last].isComplete = true
-        completedFrameCount += 1
-        updateFrameProperties()
-        if options.firstFrameOnly { state = .done } else { state = .blockStart }
-    }
-
-    /// One non-empty data sub-block of an extension (GIF89a §23–§26).
-    private func extensionSubBlock(_ label: UInt8, index: Int, _ block: ArraySlice<UInt8>, offset: Int) {
-        switch label {
-        case GIFExtensionLabel.graphicControl:
-            // §23 Graphic Control Extension. giflib (DGifSavedExtensionToGCB) uses the first
-            // GCE since the previous image; a first sub-block not 4 bytes long gives no GCE.
-            if index == 0 && !controlSeen {
-                controlSeen = true
-                pendingControl = GIFGraphicControl(parsing: block)
-                if pendingControl == nil { warn(at: offset, "Graphic Control Extension of \(block.count) bytes (must be 4) ignored") }
-            }
-        case GIFExtensionLabel.application:
-            // §26 Application Extension: NETSCAPE2.0 / ANIMEXTS1.0 sub-block 1 = loop count.
-            if index == 0 {
-                applicationIsLooping = GIFApplication.isLooping(identifier: block)
-            } else if applicationIsLooping, properties?.loopCount == nil, let count = GIFApplication.loopCount(subBlock: block) {
-                properties?.loopCount = count
-            }
-        case GIFExtensionLabel.comment:
-            // §24 Comment Extension, bounded by maxMetadataBytes.
-            metadataBytes += block.count
-            if metadataBytes <= options.limits.maxMetadataBytes {
-                commentBytes.append(contentsOf: block)
-            }
-        default:
-            // §25 Plain Text Extension and unknown labels: skipped (as browsers do).
-            break
-        }
-    }
-
-    private func finishExtension(_ label: UInt8, offset: Int) {
-        guard label == GIFExtensionLabel.comment else { return }
-        if metadataBytes > options.limits.maxMetadataBytes {
-            warn(at: offset, "comments exceed the metadata limit of \(options.limits.maxMetadataBytes) bytes; dropped")
-        } else if !commentBytes.isEmpty {
-            properties?.text.append(TextEntry(keyword: "Comment", text: GIFComment.text(commentBytes)))
-        }
-        commentBytes.removeAll()
-    }
-
-    /// Keeps `properties` in step with `frames`; called when a frame starts and ends, and
-    /// constant-time per call (no pass over all frames), so N frames cost O(N).
-    private func updateFrameProperties() {
-        // Mutated in place (`properties?.…`): copying the struct out would copy its arrays.
-        guard properties != nil, let screen, let last = frames.last else { return }
-        properties?.frameCount = frames.count
-        if let count = properties?.frames.count, count < frames.count {
-            let placed = last.descriptor
-            let disposal: FrameProperties.Disposal
-            switch last.control?.disposal ?? .unspecified {
-            case .unspecified, .keep: disposal = .none
-            case .background: disposal = .background
-            case .previous: disposal = .previous
-            }
-            properties?.frames.append(FrameProperties(delay: Double(last.control?.delayCentiseconds ?? 0) / 100,
-                                                      x: placed.left, y: placed.top, width: placed.width, height: placed.height, disposal: disposal,
-                                                      blend: .over, hasAlpha: last.control?.transparentIndex != nil))
-        }
-        if frames.count == 1 { properties?.isInterlaced = last.descriptor.interlaced }
-        // hasAlpha: a transparent index was declared, there is more than one frame, or a frame
-        // does not cover the whole canvas (uncovered canvas stays transparent).
-        let d = last.descriptor
-        if d.left > 0 || d.top > 0 || d.left + d.width < screen.width || d.top + d.height < screen.height {
-            someFrameUncovered = true
-        }
-        properties?.hasAlpha = sawTransparency || frames.count > 1 || someFrameUncovered
-    }
-    private var someFrameUncovered = false
-
-    // MARK: - Errors and the end
-
-    /// A structural error: thrown before the first frame, afterwards the end of the stream.
-    private func stop(_ error: GIFError, at offset: Int) throws(DecodeError) {
-        let failure = DecodeError(.malformed, format: .gif, offset: offset, error)
-        guard !frames.isEmpty else { throw failure }
-        stopError = failure
-        warn(at: offset, "\(error); the stream is read as ending here")
-        state = .done
-    }
-
-    /// The input is closed and ended inside `part`. Frames complete so far stay; a frame whose
-    /// data was cut is available as a partial frame (with the bytes of a cut sub-block too).
-    private func endOfInput(_ input: inout InputBuffer, inside part: String) throws(DecodeError) -> DecodeProgress {
-        let error = DecodeError(.truncated, format: .gif, offset: input.writeIndex, GIFError.truncated(inside: part))
-        if case .imageData = state, let last = frames.indices.last, input.readIndex < input.writeIndex {
-            // A sub-block cut short: keep the bytes that did arrive.
-            let start = input.readIndex + 1
-            if start < input.writeIndex && !options.propertiesOnly {
-                codeStreams.append(contentsOf: input.bytes[start ..< input.writeIndex])
-                frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count
-            }
-            input.readIndex = input.writeIndex
-        }
-        guard !frames.isEmpty else { throw error }
-        truncation = error
-        warnings.append(DecodeWarning(offset: input.writeIndex, error.description))
-        state = .done
-        return .finished
-    }
-
-    private func warn(at offset: Int?, _ message: String) {
-        warnings.append(DecodeWarning(offset: offset, message))
-    }
-
-    /// The bytes of a reader made by `InputBuffer.consume` after `demand` said `.ready`.
-    private func bytes(_ reader: ByteReader) -> ArraySlice<UInt8> {
-        var reader = reader
-        return (try? reader.readBytes(count: reader.remaining)) ?? []
-    }
+    /// Whether some frame leaves part of the canvas uncovered (the image then has transparency).
+    var someFrameUncovered = false
 }
