@@ -69,98 +69,9 @@ enum TIFFRendering {
             return try renderFloat(layout: layout, planes: planes, planeRowBytes: planeRowBytes, rows: height, limits: limits)
         }
         let bps = layout.bitsPerSample
-        let bytesPerSample = bps == 16 ? 2 : 1
         let spp = layout.samplesPerPixel
-
-        func makeBitmap(_ format: PixelFormat, _ bytes: [UInt8]) throws(DecodeError) -> Bitmap {
-            do throws(BitmapError) {
-                return try Bitmap(width: width, height: height, format: format, bytes: bytes)
-            } catch {
-                throw DecodeError(.malformed, format: .tiff, offset: nil, ContainerError.outputConversion("\(error)"))
-            }
-        }
-
-        /// Copies `channels` samples per pixel (sample indices `sources`) at 8 or 16 bits.
-        func gather(_ sources: [Int], transform: ((Int, UInt16) -> UInt16)? = nil) throws(DecodeError) -> [UInt8] {
-            let outBytes = sources.count * bytesPerSample
-            let total = try SizeMath.allocationSize(width, height, outBytes, limits: limits, format: .tiff, offset: nil)
-            let rowBytes = width * outBytes
-            // Chunky rows that hold exactly the wanted samples (RGB, RGBA, gray): row copies —
-            // or, without padding, the plane is the output already.
-            let rowsAreTheSamples = !layout.isPlanar && transform == nil && sources == Array(0..<spp)
-            if rowsAreTheSamples && planeRowBytes == rowBytes && planes[0].count == total { return planes[0] }
-            var out = [UInt8](repeating: 0, count: total)
-            if rowsAreTheSamples {
-                out.withUnsafeMutableBufferPointer { o in
-                    planes[0].withUnsafeBufferPointer { data in
-                        guard let to = o.baseAddress, let from = data.baseAddress else { return }
-                        // Each plane row holds planeRowBytes ≥ rowBytes bytes, `height` rows.
-                        for y in 0..<height {
-                            (to + y * rowBytes).update(from: from + y * planeRowBytes, count: rowBytes)
-                        }
-                    }
-                }
-                return out
-            }
-            // One channel at a time, so each pass reads a single plane.
-            for (channel, s) in sources.enumerated() {
-                let plane = layout.isPlanar ? s : 0
-                let step = layout.isPlanar ? bytesPerSample : spp * bytesPerSample
-                let first = layout.isPlanar ? 0 : s * bytesPerSample
-                out.withUnsafeMutableBufferPointer { o in
-                    planes[plane].withUnsafeBufferPointer { data in
-                        // Bounds: sample x of row y is at y × planeRowBytes + first + x × step,
-                        // inside the plane's `height` rows of planeRowBytes; writes stay in row y
-                        // of `out` (x × outBytes + channel × bytesPerSample < rowBytes).
-                        for y in 0..<height {
-                            var i = y * planeRowBytes + first
-                            var w = y * rowBytes + channel * bytesPerSample
-                            for _ in 0..<width {
-                                if bytesPerSample == 1 {
-                                    let v = UInt16(data[i])
-                                    o[w] = UInt8(truncatingIfNeeded: transform?(channel, v) ?? v)
-                                } else {
-                                    var v = UInt16(data[i]) << 8 | UInt16(data[i + 1])
-                                    if let transform { v = transform(channel, v) }
-                                    o[w] = UInt8(v >> 8); o[w + 1] = UInt8(v & 0xFF)
-                                }
-                                i += step
-                                w += outBytes
-                            }
-                        }
-                    }
-                }
-            }
-            return out
-        }
-
-        /// Sample 0 of every pixel at 1/2/4/8 bits, packed MSB-first into tight rows.
-        func packedFirstSample() -> [UInt8] {
-            let rowBytes = (width * bps + 7) / 8
-            if layout.samplesPerPlane == 1 && rowBytes == planeRowBytes { return planes[0] }
-            var out = [UInt8](repeating: 0, count: rowBytes * height)
-            let mask = (1 << bps) - 1
-            for y in 0..<height {
-                for x in 0..<width {
-                    let bit = x * layout.samplesPerPlane * bps
-                    let byte = planes[0][y * planeRowBytes + bit / 8]
-                    let value = (Int(byte) >> (8 - bps - bit % 8)) & mask
-                    let outBit = x * bps
-                    out[y * rowBytes + outBit / 8] |= UInt8(value << (8 - bps - outBit % 8))
-                }
-            }
-            return out
-        }
-
-        /// Sets the unused low bits of each packed row's last byte to 0, so equal images have
-        /// equal bytes whatever the file left there (or inverted there).
-        func clearRowPadding(_ bytes: inout [UInt8], bitsPerPixel: Int) {
-            let rowBytes = (width * bitsPerPixel + 7) / 8
-            let usedBits = (width * bitsPerPixel) % 8
-            guard usedBits != 0, rowBytes > 0 else { return }
-            let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - usedBits))
-            for y in 0..<height { bytes[y * rowBytes + rowBytes - 1] &= mask }
-        }
+        let samples = TIFFSampleGatherer(layout: layout, planes: planes, planeRowBytes: planeRowBytes,
+                                         width: width, height: height, limits: limits)
 
         let alphaInfo: AlphaInfo
         switch layout.alpha {
@@ -175,15 +86,15 @@ enum TIFFRendering {
         case .whiteIsZero, .blackIsZero:
             let invert = layout.photometric == .whiteIsZero
             if bps < 8 {
-                var bytes = packedFirstSample()
+                var bytes = samples.packedFirstSample()
                 if invert { for i in bytes.indices { bytes[i] = ~bytes[i] } }
-                clearRowPadding(&bytes, bitsPerPixel: bps)
-                return try makeBitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: .none), bytes)
+                samples.clearRowPadding(&bytes, bitsPerPixel: bps)
+                return try samples.bitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: .none), bytes)
             }
             let hasAlpha = alphaInfo != .none && colorChannels == 1
             let sources = hasAlpha ? [0, 1] : [0]
-            let bytes = invert ? try gather(sources) { channel, v in channel == 0 ? maxValue - v : v } : try gather(sources)
-            return try makeBitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
+            let bytes = invert ? try samples.gather(sources) { channel, v in channel == 0 ? maxValue - v : v } : try samples.gather(sources)
+            return try samples.bitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
 
         case .palette:
             let count = 1 << bps
@@ -203,32 +114,32 @@ enum TIFFRendering {
             guard let palette = Palette(rgba: rgba) else {
                 throw DecodeError(.malformed, format: .tiff, offset: nil, TIFFError.invalidColorMap(count: map.count, expected: 3 * count))
             }
-            var bytes = bps == 8 ? try gather([0]) : packedFirstSample()
-            if bps < 8 { clearRowPadding(&bytes, bitsPerPixel: bps) }
-            return try makeBitmap(PixelFormat(colorModel: .indexed(palette), bitsPerComponent: bps, alphaInfo: .none), bytes)
+            var bytes = bps == 8 ? try samples.gather([0]) : samples.packedFirstSample()
+            if bps < 8 { samples.clearRowPadding(&bytes, bitsPerPixel: bps) }
+            return try samples.bitmap(PixelFormat(colorModel: .indexed(palette), bitsPerComponent: bps, alphaInfo: .none), bytes)
 
         case .rgb:
             guard bps >= 8 else {
                 throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedLayout("RGB with \(bps)-bit samples"))
             }
             let hasAlpha = alphaInfo != .none && spp > 3
-            let bytes = try gather(hasAlpha ? [0, 1, 2, 3] : [0, 1, 2])
-            return try makeBitmap(PixelFormat(colorModel: .rgb, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
+            let bytes = try samples.gather(hasAlpha ? [0, 1, 2, 3] : [0, 1, 2])
+            return try samples.bitmap(PixelFormat(colorModel: .rgb, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
 
         case .separated:
             guard bps >= 8 else {
                 throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedLayout("CMYK with \(bps)-bit samples"))
             }
             // Extra samples after K are dropped, as libtiff's RGBA interface does.
-            return try makeBitmap(PixelFormat(colorModel: .cmyk, bitsPerComponent: bps, alphaInfo: .none), try gather([0, 1, 2, 3]))
+            return try samples.bitmap(PixelFormat(colorModel: .cmyk, bitsPerComponent: bps, alphaInfo: .none), try samples.gather([0, 1, 2, 3]))
 
         case .ycbcr where layout.compression == 7 && !layout.isPlanar:
             // The JPEG decoder already produced RGB (libtiff's JPEGCOLORMODE_RGB).
-            return try makeBitmap(.rgb8, try gather([0, 1, 2]))
+            return try samples.bitmap(.rgb8, try samples.gather([0, 1, 2]))
 
         case .ycbcr:
             let converter = TIFFYCbCrConverter(coefficients: layout.ycbcrCoefficients, referenceBlackWhite: layout.referenceBlackWhite)
-            let ycc = try gather([0, 1, 2])
+            let ycc = try samples.gather([0, 1, 2])
             var rgb = [UInt8](repeating: 0, count: ycc.count)
             var i = 0
             while i + 2 < ycc.count {
@@ -236,45 +147,52 @@ enum TIFFRendering {
                 rgb[i] = r; rgb[i + 1] = g; rgb[i + 2] = b
                 i += 3
             }
-            return try makeBitmap(.rgb8, rgb)
+            return try samples.bitmap(.rgb8, rgb)
 
         case .logL:
-            return try makeBitmap(.gray8, try gather([0]))
+            return try samples.bitmap(.gray8, try samples.gather([0]))
 
         case .logLuv:
-            return try makeBitmap(.rgb8, try gather([0, 1, 2]))
+            return try samples.bitmap(.rgb8, try samples.gather([0, 1, 2]))
 
         case .cieLab, .iccLab:
             guard let lab = TIFFCIELab(whitePoint: layout.whitePoint) else {
                 throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
             }
-            let samples = try gather([0, 1, 2])
-            let icc = layout.photometric == .iccLab
-            var rgb = [UInt8](repeating: 0, count: width * height * 3)
-            var i = 0, o = 0
-            while o < rgb.count {
-                // 16-bit samples are big-endian here. ICCLab stores a*, b* offset by half the range.
-                let l: UInt32, a: Int32, b: Int32
-                if bps == 16 {
-                    let raw = (0..<3).map { UInt16(samples[i + 2 * $0]) << 8 | UInt16(samples[i + 2 * $0 + 1]) }
-                    l = UInt32(raw[0])
-                    a = icc ? Int32(raw[1]) - 32768 : Int32(Int16(bitPattern: raw[1]))
-                    b = icc ? Int32(raw[2]) - 32768 : Int32(Int16(bitPattern: raw[2]))
-                    i += 6
-                } else {
-                    l = UInt32(samples[i]) * 257
-                    a = (icc ? Int32(samples[i + 1]) - 128 : Int32(Int8(bitPattern: samples[i + 1]))) * 256
-                    b = (icc ? Int32(samples[i + 2]) - 128 : Int32(Int8(bitPattern: samples[i + 2]))) * 256
-                    i += 3
-                }
-                (rgb[o], rgb[o + 1], rgb[o + 2]) = lab.rgb(l: l, a: a, b: b)
-                o += 3
-            }
-            return try makeBitmap(.rgb8, rgb)
+            let rgb = labToRGB(try samples.gather([0, 1, 2]), lab: lab, bitsPerSample: bps, isICCLab: layout.photometric == .iccLab)
+            return try samples.bitmap(.rgb8, rgb)
 
         case .transparencyMask, .ituLab, .unknown:
             throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
         }
+    }
+
+    /// TIFF 6.0 §23 CIE L*a*b* samples (and libtiff's ICCLab variant), 8 or 16 bits each, to
+    /// RGB 8-bit through `lab`. 16-bit samples are big-endian here; ICCLab stores a* and b*
+    /// offset by half the range instead of signed.
+    private static func labToRGB(_ samples: [UInt8], lab: TIFFCIELab, bitsPerSample bps: Int, isICCLab icc: Bool) -> [UInt8] {
+        let bytesPerPixel = bps == 16 ? 6 : 3
+        var rgb = [UInt8](repeating: 0, count: samples.count / bytesPerPixel * 3)
+        var i = 0, o = 0
+        while o < rgb.count {
+            let l: UInt32, a: Int32, b: Int32
+            if bps == 16 {
+                let l16 = UInt16(samples[i]) << 8 | UInt16(samples[i + 1])
+                let a16 = UInt16(samples[i + 2]) << 8 | UInt16(samples[i + 3])
+                let b16 = UInt16(samples[i + 4]) << 8 | UInt16(samples[i + 5])
+                l = UInt32(l16)
+                a = icc ? Int32(a16) - 32768 : Int32(Int16(bitPattern: a16))
+                b = icc ? Int32(b16) - 32768 : Int32(Int16(bitPattern: b16))
+            } else {
+                l = UInt32(samples[i]) * 257
+                a = (icc ? Int32(samples[i + 1]) - 128 : Int32(Int8(bitPattern: samples[i + 1]))) * 256
+                b = (icc ? Int32(samples[i + 2]) - 128 : Int32(Int8(bitPattern: samples[i + 2]))) * 256
+            }
+            (rgb[o], rgb[o + 1], rgb[o + 2]) = lab.rgb(l: l, a: a, b: b)
+            i += bytesPerPixel
+            o += 3
+        }
+        return rgb
     }
 }
 
