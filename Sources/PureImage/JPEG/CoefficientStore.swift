@@ -16,10 +16,25 @@ final class CoefficientStore {
         let heldBlockRows: Int
         let coefficients: UnsafeMutablePointer<Int16>
         let count: Int
+        /// `heldBlockRows − 1` when that is a power of two (the usual ring of 1 or 2 rows), else −1.
+        let rowMask: Int
+
+        init(blocksPerRow: Int, heldBlockRows: Int, coefficients: UnsafeMutablePointer<Int16>, count: Int) {
+            self.blocksPerRow = blocksPerRow
+            self.heldBlockRows = heldBlockRows
+            self.coefficients = coefficients
+            self.count = count
+            rowMask = heldBlockRows > 0 && heldBlockRows & (heldBlockRows - 1) == 0 ? heldBlockRows - 1 : -1
+        }
 
         /// The block at (x, y); the caller keeps x < blocksPerRow (the padded width). Rows wrap.
+        /// This runs once per block in every scan, so the wrap avoids a division where it can:
+        /// a mask for a ring of 2^n rows, nothing for a whole-image plane (y < heldBlockRows).
+        /// Bound: x < blocksPerRow and y ≥ 0 give a row below heldBlockRows and an offset
+        /// below count, so the wrapping arithmetic cannot overflow.
         @inline(__always) func block(x: Int, y: Int) -> UnsafeMutablePointer<Int16> {
-            coefficients + ((y % heldBlockRows) * blocksPerRow + x) * 64
+            let row = rowMask >= 0 ? y & rowMask : (y < heldBlockRows ? y : y % heldBlockRows)
+            return coefficients + (row &* blocksPerRow &+ x) &* 64
         }
     }
 

@@ -32,6 +32,9 @@ struct BaselineScan: EntropyScan {
         /// jdhuff.c `insufficient_data`: once set, MCUs are left zero until the next restart.
         var insufficient = false
         var mcu = 0
+        /// `mcu`'s column and row, kept alongside it (a division per MCU was a few per cent
+        /// of a 4:4:4 decode).
+        var mcuX = 0, mcuY = 0
         var warnedInsufficient = false
         var badCodes = 0
         /// G.1.2.2 EOBRUN: blocks still to skip in a progressive AC scan (reset at restarts).
@@ -69,6 +72,9 @@ struct BaselineScan: EntropyScan {
     let slots: [Slot]
     /// Keeps the tables behind `Slot.dc` / `Slot.ac` alive.
     let tables: [HuffmanTable]
+    /// `JPEGZigZag.naturalPointer`, read once here: the global's lazy initialisation check
+    /// was a `swift_once` call per block.
+    let natural = JPEGZigZag.naturalPointer
     /// Keeps the planes behind `Slot.plane` alive.
     let store: CoefficientStore
     let interleaved: Bool
@@ -141,7 +147,12 @@ struct BaselineScan: EntropyScan {
                 return .needMoreInput
             }
             state.mcu += 1
-            if state.mcu % mcusPerRow == 0 { return .rowDone(state.mcu / mcusPerRow - 1) }
+            state.mcuX += 1
+            if state.mcuX == mcusPerRow {
+                state.mcuX = 0
+                state.mcuY += 1
+                return .rowDone(state.mcuY - 1)
+            }
         }
         return .finished
     }
@@ -151,18 +162,18 @@ struct BaselineScan: EntropyScan {
         if restartInterval > 0 && state.restartsToGo == 0 {
             guard processRestart(bytes, end: end, closed: closed) else { return false }
         }
-        let mx = state.mcu % mcusPerRow, my = state.mcu / mcusPerRow
+        let mx = state.mcuX, my = state.mcuY
         if !state.insufficient { state.lastGoodIMCURow = my / iMCURowDivisor }
         if zeroBlocks {
             for slot in slots {
-                slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy).update(repeating: 0, count: 64)
+                slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy).update(repeating: 0, count: 64)
             }
         }
         if !state.insufficient && kind != .sequential {
             for index in 0..<slots.count {
                 let slot = slots[index]
                 // Bound: as for the sequential blocks below.
-                let block = slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy)
+                let block = slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy)
                 guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
             }
             noteInsufficientData()
@@ -183,7 +194,7 @@ struct BaselineScan: EntropyScan {
                 state.reader.fastPathSemantics = true
                 for index in 0..<slots.count {
                     let slot = slots[index]
-                    let block = slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy)
+                    let block = slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy)
                     guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
                 }
                 state.reader.fastPathSemantics = false
@@ -200,7 +211,7 @@ struct BaselineScan: EntropyScan {
                     let slot = slots[index]
                     // Bound: mx < mcusPerRow and dx < stepX, so x < paddedWidthInBlocks (for a
                     // non-interleaved scan mcusPerRow = widthInBlocks, step 1).
-                    let block = slot.plane.block(x: mx * slot.stepX + slot.dx, y: my * slot.stepY + slot.dy)
+                    let block = slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy)
                     guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
                 }
             }
@@ -291,13 +302,21 @@ struct BaselineScan: EntropyScan {
         state.predictors[slot.scanIndex] = dc
         block[0] = Int16(truncatingIfNeeded: dc)
 
-        // AC (F.2.2.2, Figure F.13).
-        let natural = JPEGZigZag.naturalPointer
+        // AC (F.2.2.2, Figure F.13). Three tiers: code and value within the 9-bit lookahead
+        // (one `fastAC` look-up); a code within the lookahead whose value bits are already in
+        // the accumulator, and EOB / ZRL (the `lookup` table, still on the locals); anything
+        // else (codes of 10–16 bits, bits not yet in hand, suspension) through `decodeSymbol`
+        // and `receiveExtend`. The middle tier consumes what the last one would, with no fill
+        // in between (it runs only when the value's bits are in hand), so fills happen at the
+        // same points and chunked decoding is unchanged.
+        let natural = self.natural
         var k = 1
         let fast = slot.ac.fastAC
+        let lookup = slot.ac.lookup
         while k < 64 {
             if bits.refill(&state.reader, base, end: end, closed: closed) {
-                let entry = fast[bits.peek(HuffmanTable.lookaheadBits)]
+                let next = bits.peek(HuffmanTable.lookaheadBits)
+                let entry = fast[next]
                 if entry != 0 {
                     bits.consume(Int(entry & 0xFF))
                     // Bound: k ≤ 63 + 15 = 78 < 80 entries.
@@ -305,6 +324,29 @@ struct BaselineScan: EntropyScan {
                     block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
                     k &+= 1
                     continue
+                }
+                let symbolEntry = lookup[next]
+                if symbolEntry != 0 {
+                    let length = Int(symbolEntry >> 8), r = Int(symbolEntry >> 4) & 15, s = Int(symbolEntry) & 15
+                    if s == 0 {
+                        bits.consume(length)
+                        if r != 15 {
+                            bits.store(into: &state.reader)
+                            return true  // EOB
+                        }
+                        k &+= 16  // ZRL; k ≤ 79 < 80 entries, and the loop ends past 63
+                        continue
+                    }
+                    // refill left ≥ 17 bits, so `length` (≤ 9) is in hand; `s` may not be.
+                    if bits.bitCount >= length &+ s {
+                        bits.consume(length)
+                        let value = bits.peek(s)
+                        bits.consume(s)
+                        k &+= r  // Bound: k ≤ 78, as above
+                        block[Int(natural[k])] = Int16(truncatingIfNeeded: value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value)
+                        k &+= 1
+                        continue
+                    }
                 }
             }
             bits.store(into: &state.reader)
