@@ -30,17 +30,22 @@ import Testing
         func agree(_ block: [Int16], _ quant: [Int32]) -> Bool {
             scalar = [UInt8](repeating: 0x5A, count: 8 * 11)
             lanes = scalar
+            let narrowed = quant.map { Int16(truncatingIfNeeded: $0) }
             block.withUnsafeBufferPointer { c in
                 quant.withUnsafeBufferPointer { q in
+                narrowed.withUnsafeBytes { q16 in
                     IDCTKernels.rangeLimit.withUnsafeBufferPointer { r in
                         guard let c = c.baseAddress, let q = q.baseAddress, let r = r.baseAddress else { return }
                         scalar.withUnsafeMutableBufferPointer { o in
                             if let o = o.baseAddress { IDCTKernels.islow(c, q, o, stride: 11, workspace: workspace, range: r) }
                         }
                         lanes.withUnsafeMutableBufferPointer { o in
-                            if let o = o.baseAddress { IDCTLaneKernels.islow(c, q, o, stride: 11, workspace: workspace, range: r) }
+                            if let o = o.baseAddress, let q16 = q16.baseAddress {
+                                IDCTLaneKernels.islow(c, q16, o, stride: 11, workspace: workspace, range: r)
+                            }
                         }
                     }
+                }
                 }
             }
             return scalar == lanes

@@ -70,6 +70,9 @@ struct BaselineScan: EntropyScan {
     }
 
     let slots: [Slot]
+    /// The same slots in one allocation, read through a pointer by the MCU loop (`slots[index]`
+    /// copied the 168-byte `Slot` per block: a `memcpy`, then loads that waited on it).
+    let slotTable: SlotTable
     /// Keeps the tables behind `Slot.dc` / `Slot.ac` alive.
     let tables: [HuffmanTable]
     /// `JPEGZigZag.naturalPointer`, read once here: the global's lazy initialisation check
@@ -104,6 +107,7 @@ struct BaselineScan: EntropyScan {
         self.kind = kind
         self.iMCURowDivisor = iMCURowDivisor
         self.slots = slots
+        slotTable = SlotTable(slots)
         self.tables = tables
         self.store = store
         self.interleaved = interleaved
@@ -163,18 +167,19 @@ struct BaselineScan: EntropyScan {
             guard processRestart(bytes, end: end, closed: closed) else { return false }
         }
         let mx = state.mcuX, my = state.mcuY
-        if !state.insufficient { state.lastGoodIMCURow = my / iMCURowDivisor }
+        if !state.insufficient { state.lastGoodIMCURow = iMCURowDivisor == 1 ? my : my / iMCURowDivisor }
+        let slots = slotTable.pointer, slotCount = slotTable.count
+        // Bound: mx < mcusPerRow and dx < stepX, so x < paddedWidthInBlocks (for a
+        // non-interleaved scan mcusPerRow = widthInBlocks, step 1); rows wrap in the store.
+        @inline(__always) func block(_ slot: UnsafePointer<Slot>) -> UnsafeMutablePointer<Int16> {
+            slot.pointee.plane.block(x: mx &* slot.pointee.stepX &+ slot.pointee.dx, y: my &* slot.pointee.stepY &+ slot.pointee.dy)
+        }
         if zeroBlocks {
-            for slot in slots {
-                slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy).update(repeating: 0, count: 64)
-            }
+            for index in 0..<slotCount { block(slots + index).update(repeating: 0, count: 64) }
         }
         if !state.insufficient && kind != .sequential {
-            for index in 0..<slots.count {
-                let slot = slots[index]
-                // Bound: as for the sequential blocks below.
-                let block = slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy)
-                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
+            for index in 0..<slotCount {
+                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slots[index], block: block(slots + index)) else { return false }
             }
             noteInsufficientData()
         } else if !state.insufficient {
@@ -186,33 +191,31 @@ struct BaselineScan: EntropyScan {
             // the same two attempts. (An open input waits until the 512-byte question can be
             // answered, so chunked and one-shot decoding agree.)
             let fastEligible = restartInterval == 0 && state.reader.marker < 0
-            if fastEligible && end - state.reader.position < 512 * slots.count && !closed { return false }
+            if fastEligible && end - state.reader.position < 512 * slotCount && !closed { return false }
             var decoded = false
-            if fastEligible && end - state.reader.position >= 512 * slots.count {
-                let beforeFastAttempt = state
+            if fastEligible && end - state.reader.position >= 512 * slotCount {
+                // What the blocks can change (`decodeBlock`, `decodeSymbol`): the reader, the
+                // predictors, the bad-code count and the warnings.
+                let readerBefore = state.reader, predictorsBefore = state.predictors, badCodesBefore = state.badCodes
                 let warningCount = warnings.count
                 state.reader.fastPathSemantics = true
-                for index in 0..<slots.count {
-                    let slot = slots[index]
-                    let block = slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy)
-                    guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
+                for index in 0..<slotCount {
+                    guard decodeBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
                 }
                 state.reader.fastPathSemantics = false
                 if state.reader.fastPathMarker {
                     // The slow path again, over what the fast attempt left in the blocks.
-                    state = beforeFastAttempt
+                    state.reader = readerBefore
+                    state.predictors = predictorsBefore
+                    state.badCodes = badCodesBefore
                     warnings.removeSubrange(warningCount...)
                 } else {
                     decoded = true  // no difference from the slow path
                 }
             }
             if !decoded {
-                for index in 0..<slots.count {
-                    let slot = slots[index]
-                    // Bound: mx < mcusPerRow and dx < stepX, so x < paddedWidthInBlocks (for a
-                    // non-interleaved scan mcusPerRow = widthInBlocks, step 1).
-                    let block = slot.plane.block(x: mx &* slot.stepX &+ slot.dx, y: my &* slot.stepY &+ slot.dy)
-                    guard decodeBlock(base, end: end, closed: closed, slot: slot, block: block) else { return false }
+                for index in 0..<slotCount {
+                    guard decodeBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
                 }
             }
             noteInsufficientData()
@@ -259,8 +262,9 @@ struct BaselineScan: EntropyScan {
 
     /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).
     @inline(__always)
-    private mutating func decodeBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: Slot, block: UnsafeMutablePointer<Int16>) -> Bool {
-        // The block loop keeps the accumulator and the two bit counts in a local `HotBits`, so
+    private mutating func decodeBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
+                                      block: UnsafeMutablePointer<Int16>) -> Bool {
+        // The block loop keeps the accumulator and the bit count in a local `HotBits`, so
         // that they live in registers: stores into `block` could alias `self` as far as the
         // compiler knows, which kept the reader's fields in memory, reloaded after every
         // coefficient. They go back to `state.reader` before anything else reads the reader
@@ -272,7 +276,7 @@ struct BaselineScan: EntropyScan {
         // otherwise `decodeSymbol` / `receiveExtend`, which do the same with suspension.
         var t = -1
         if bits.refill(&state.reader, base, end: end, closed: closed) {
-            let entry = slot.dc.lookup[bits.peek(HuffmanTable.lookaheadBits)]
+            let entry = slot.pointee.dc.lookup[bits.peek(HuffmanTable.lookaheadBits)]
             if entry != 0 {
                 bits.consume(Int(entry >> 8))
                 t = Int(entry & 0xFF)
@@ -280,7 +284,7 @@ struct BaselineScan: EntropyScan {
         }
         if t < 0 {
             bits.store(into: &state.reader)
-            t = decodeSymbol(slot.dc, base, end: end, closed: closed)
+            t = decodeSymbol(slot.pointee.dc, base, end: end, closed: closed)
             guard t >= 0 else { return false }
             bits = HotBits(state.reader)
         }
@@ -298,8 +302,8 @@ struct BaselineScan: EntropyScan {
             }
         }
         // The predictor wraps like libjpeg's int; the coefficient keeps its low 16 bits (JCOEF).
-        let dc = state.predictors[slot.scanIndex] &+ Int32(truncatingIfNeeded: diff)
-        state.predictors[slot.scanIndex] = dc
+        let dc = state.predictors[slot.pointee.scanIndex] &+ Int32(truncatingIfNeeded: diff)
+        state.predictors[slot.pointee.scanIndex] = dc
         block[0] = Int16(truncatingIfNeeded: dc)
 
         // AC (F.2.2.2, Figure F.13). Three tiers: code and value within the 9-bit lookahead
@@ -311,8 +315,8 @@ struct BaselineScan: EntropyScan {
         // same points and chunked decoding is unchanged.
         let natural = self.natural
         var k = 1
-        let fast = slot.ac.fastAC
-        let lookup = slot.ac.lookup
+        let fast = slot.pointee.ac.fastAC
+        let lookup = slot.pointee.ac.lookup
         while k < 64 {
             if bits.refill(&state.reader, base, end: end, closed: closed) {
                 let next = bits.peek(HuffmanTable.lookaheadBits)
@@ -350,7 +354,7 @@ struct BaselineScan: EntropyScan {
                 }
             }
             bits.store(into: &state.reader)
-            let rs = decodeSymbol(slot.ac, base, end: end, closed: closed)
+            let rs = decodeSymbol(slot.pointee.ac, base, end: end, closed: closed)
             guard rs >= 0 else { return false }
             let r = rs >> 4, s = rs & 15
             if s != 0 {
@@ -370,19 +374,18 @@ struct BaselineScan: EntropyScan {
         return true
     }
 
-    /// The three fields of `EntropyBitReader` the block loop changes on every symbol, as a
+    /// The two fields of `EntropyBitReader` the block loop changes on every symbol, as a
     /// value the compiler keeps in registers (see `decodeBlock`).
     struct HotBits {
         var accumulator: UInt64
         var bitCount: Int
-        var realBits: Int
 
         @inline(__always) init(_ reader: EntropyBitReader) {
-            accumulator = reader.accumulator; bitCount = reader.bitCount; realBits = reader.realBits
+            accumulator = reader.accumulator; bitCount = reader.bitCount
         }
 
         @inline(__always) func store(into reader: inout EntropyBitReader) {
-            reader.accumulator = accumulator; reader.bitCount = bitCount; reader.realBits = realBits
+            reader.accumulator = accumulator; reader.bitCount = bitCount
         }
 
         @inline(__always) func peek(_ count: Int) -> Int { Int(truncatingIfNeeded: accumulator &>> UInt64(64 &- count)) }
@@ -391,7 +394,6 @@ struct BaselineScan: EntropyScan {
         @inline(__always) mutating func consume(_ count: Int) {
             accumulator &<<= UInt64(truncatingIfNeeded: count)
             bitCount &-= count
-            realBits &-= count
         }
 
         /// `ensure(17)`: true when ≥ 17 bits are in hand or a fill completed, false when
@@ -408,23 +410,26 @@ struct BaselineScan: EntropyScan {
                     let count = (56 &- bitCount) / 8 &+ 1
                     accumulator |= (word &>> UInt64(64 &- 8 &* count)) &<< UInt64(64 &- bitCount &- 8 &* count)
                     bitCount &+= 8 &* count
-                    realBits &+= 8 &* count
                     reader.position = position &+ count
                     return true
                 }
             }
-            return fillCarefully(&reader, base, end: end, closed: closed)
+            let (bits, filled) = Self.fillCarefully(self, &reader, base, end: end, closed: closed)
+            self = bits
+            return filled
         }
 
         /// The rest of `refill`, out of line so that `refill` stays small enough to be inlined
         /// (with `fill` inside it, the compiler kept `refill` as a call, which forced the hot
-        /// fields back into memory).
+        /// fields back into memory). It takes and returns the bits by value, so that their
+        /// address never escapes the block loop (as a mutating method it kept them on the
+        /// stack, stored after every symbol).
         @inline(never)
-        mutating func fillCarefully(_ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
-            store(into: &reader)
+        static func fillCarefully(_ bits: HotBits, _ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int,
+                                  closed: Bool) -> (HotBits, Bool) {
+            bits.store(into: &reader)
             let filled = reader.fill(base, end: end, closed: closed)
-            self = HotBits(reader)
-            return filled
+            return (HotBits(reader), filled)
         }
     }
 
@@ -441,5 +446,22 @@ struct BaselineScan: EntropyScan {
         state.restartsToGo = restartInterval
         if state.reader.marker < 0 { state.insufficient = false }
         return true
+    }
+}
+
+/// `BaselineScan.slots` in memory the scan owns (see `BaselineScan.slotTable`).
+final class SlotTable {
+    let pointer: UnsafeMutablePointer<BaselineScan.Slot>
+    let count: Int
+
+    init(_ slots: [BaselineScan.Slot]) {
+        count = slots.count
+        pointer = .allocate(capacity: max(count, 1))
+        pointer.initialize(from: slots, count: count)
+    }
+
+    deinit {
+        pointer.deinitialize(count: count)
+        pointer.deallocate()
     }
 }

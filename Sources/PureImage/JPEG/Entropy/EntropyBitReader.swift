@@ -21,7 +21,11 @@ struct EntropyBitReader {
     var position: Int
     var accumulator: UInt64 = 0
     var bitCount = 0
-    var realBits = 0
+    /// Zero bits supplied past a marker or the end of the data and still counted in
+    /// `bitCount`'s history: `realBits` = `bitCount` − `paddingBits` counts the bits that
+    /// came from the file, without a second count to update on every symbol.
+    var paddingBits = 0
+    var realBits: Int { bitCount &- paddingBits }
     /// The marker code that ended the data, −1 while none was met.
     var marker = -1
     /// Offset of the 0xFF that started `marker` (the end of the input for a synthetic EOI).
@@ -63,14 +67,14 @@ struct EntropyBitReader {
                 // (bitCount + 8 · count is 57…64, so the shift is 0…7).
                 accumulator |= (word >> UInt64(64 - 8 * count)) << UInt64(64 - bitCount - 8 * count)
                 bitCount += 8 * count
-                realBits += 8 * count
                 position += count
                 return true
             }
         }
         while bitCount <= 56 {
             if marker >= 0 {
-                bitCount = 64  // zero bits: the accumulator's low bits are already 0
+                paddingBits += 64 - bitCount  // zero bits: the accumulator's low bits are already 0
+                bitCount = 64
                 return true
             }
             guard position < end else {
@@ -78,7 +82,6 @@ struct EntropyBitReader {
                     fillerStartsWithD9 = false
                     accumulator |= UInt64(JPEGMarker.eoi) << UInt64(56 - bitCount)
                     bitCount += 8
-                    realBits += 8
                     continue
                 }
                 if closed { endAtInput(end); continue }
@@ -88,7 +91,6 @@ struct EntropyBitReader {
             if byte != 0xFF {
                 accumulator |= UInt64(byte) << UInt64(56 - bitCount)
                 bitCount += 8
-                realBits += 8
                 position += 1
                 continue
             }
@@ -105,7 +107,6 @@ struct EntropyBitReader {
             } else if bytes[next] == 0 {
                 accumulator |= UInt64(0xFF) << UInt64(56 - bitCount)
                 bitCount += 8
-                realBits += 8
                 position = next + 1
             } else {
                 marker = Int(bytes[next])
@@ -126,18 +127,17 @@ struct EntropyBitReader {
     @inline(__always) func peek(_ count: Int) -> Int { Int(truncatingIfNeeded: accumulator >> UInt64(64 - count)) }
 
     /// `count` ≤ 17 ≤ `bitCount` (the callers ensure the bits first), so the masking shift and
-    /// the wrapping subtractions are exact; `realBits` goes negative by at most 64 per fill.
+    /// the wrapping subtraction are exact.
     @inline(__always) mutating func consume(_ count: Int) {
         accumulator &<<= UInt64(truncatingIfNeeded: count)
         bitCount &-= count
-        realBits &-= count
     }
 
     /// Drops buffered bits (F.2.1.3.1: a restart marker starts a byte-aligned segment).
     mutating func discardBits() {
         accumulator = 0
         bitCount = 0
-        realBits = 0
+        paddingBits = 0
     }
 }
 

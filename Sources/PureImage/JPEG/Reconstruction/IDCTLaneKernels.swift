@@ -82,6 +82,24 @@ enum IDCTLaneKernels {
          saturate16(r.4), saturate16(r.5), saturate16(r.6), saturate16(r.7))
     }
 
+    /// All lanes zero, tested on the two 64-bit halves (see `fitsInt16` on the generic `==`).
+    @inline(__always) static func isZero(_ x: Short) -> Bool {
+        let words = unsafeBitCast(x, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] == 0
+    }
+
+    /// True when every lane of `r` lies in −32768…32767, where saturating is truncating: then
+    /// x + 2^15 has no bits above the low 16, and neither has the OR of all of them (OR
+    /// commutes with the shift). The 64-bit lanes of that OR are combined as scalars: the
+    /// generic `==` on a vector compiled to a loop over its lanes. About a fifth of the
+    /// compare-and-blend saturation it lets valid data skip; only damaged blocks fail it.
+    @inline(__always) static func fitsInt16(_ r: Wide) -> Bool {
+        let k = Lane(repeating: 32768)
+        let any = (r.0 &+ k) | (r.1 &+ k) | (r.2 &+ k) | (r.3 &+ k) | (r.4 &+ k) | (r.5 &+ k) | (r.6 &+ k) | (r.7 &+ k)
+        let words = unsafeBitCast(any, to: SIMD4<UInt64>.self)
+        return (words[0] | words[1] | words[2] | words[3]) & 0xFFFF_0000_FFFF_0000 == 0
+    }
+
     /// Pass 2's narrowing. Its results are 32-bit values shifted right by 18, so they lie in
     /// −2^13…2^13 − 1 and truncation to 16 bits is exact: the reference's saturation to 16
     /// bits cannot change them, and the clamp to samples then runs on 16-bit lanes
@@ -130,21 +148,21 @@ enum IDCTLaneKernels {
 
     /// 8×8 output, bit-identical to `IDCTKernels.islow` (including its shortcuts, which change
     /// the arithmetic of damaged blocks: an all-zero AC part wraps where the full pass saturates).
-    static func islow(_ coefficients: UnsafePointer<Int16>, _ quant: UnsafePointer<Int32>, _ output: UnsafeMutablePointer<UInt8>,
+    /// `quant16` holds the 64 multipliers narrowed to Int16 (the reference multiplies in 16
+    /// bits too: the low 16 bits of the product are those of the 16-bit product, `pmullw`).
+    static func islow(_ coefficients: UnsafePointer<Int16>, _ quant16: UnsafeRawPointer, _ output: UnsafeMutablePointer<UInt8>,
                       stride: Int, workspace ws: UnsafeMutablePointer<Int32>, range: UnsafePointer<UInt8>) {
-        let c = UnsafeRawPointer(coefficients), q = UnsafeRawPointer(quant)
+        let c = UnsafeRawPointer(coefficients)
         @inline(__always) func coefficientRow(_ k: Int) -> Short { c.loadUnaligned(fromByteOffset: k * 16, as: Short.self) }
-        // The multipliers are Int16 values held in Int32s; the low 16 bits of the product are
-        // the low 16 bits of the 16-bit product (`pmullw`).
         @inline(__always) func dequantizedRow(_ k: Int) -> Short {
-            coefficientRow(k) &* Short(truncatingIfNeeded: q.loadUnaligned(fromByteOffset: k * 32, as: Lane.self))
+            coefficientRow(k) &* quant16.loadUnaligned(fromByteOffset: k * 16, as: Short.self)
         }
         let row0 = dequantizedRow(0)
         let acOr = coefficientRow(1) | coefficientRow(2) | coefficientRow(3) | coefficientRow(4)
             | coefficientRow(5) | coefficientRow(6) | coefficientRow(7)
         let pass1: Block
-        if acOr == .zero {
-            if coefficientRow(0) & Short(0, -1, -1, -1, -1, -1, -1, -1) == .zero {
+        if isZero(acOr) {
+            if isZero(coefficientRow(0) & Short(0, -1, -1, -1, -1, -1, -1, -1)) {
                 // DC only: (wrap16(dc << 2) << 13 + 2^17) >> 18 everywhere.
                 let value = IDCTKernels.sample(((Int32(row0[0] &<< 2) &<< 13) &+ (1 << 17)) &>> 18)
                 let eight = SIMD8<UInt8>(repeating: value)
@@ -155,8 +173,9 @@ enum IDCTLaneKernels {
             let dc = row0 &<< 2
             pass1 = (dc, dc, dc, dc, dc, dc, dc, dc)
         } else {
-            pass1 = saturate16(islow1D(row0, dequantizedRow(1), dequantizedRow(2), dequantizedRow(3),
-                                       dequantizedRow(4), dequantizedRow(5), dequantizedRow(6), dequantizedRow(7), shift: 11))
+            let wide = islow1D(row0, dequantizedRow(1), dequantizedRow(2), dequantizedRow(3),
+                               dequantizedRow(4), dequantizedRow(5), dequantizedRow(6), dequantizedRow(7), shift: 11)
+            pass1 = fitsInt16(wide) ? truncate16(wide) : saturate16(wide)
         }
         // Lane j of column k is row j's input k. The scalar kernel's shortcut for rows whose
         // inputs 1…7 are zero computes what the full transform gives them, so it is not needed.

@@ -25,7 +25,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     private var planeRows: [Int] = []
     /// Per component: how many sample rows from the top are reconstructed.
     private(set) var rowsReady: [Int]
-    /// Per component: the 64 dequantization multipliers (natural order), zero until latched.
+    /// Per component: the dequantization multipliers, zero until latched (`JPEGQuantTable`).
     private var quant: [UnsafeMutablePointer<Int32>] = []
     private var upsampled: [UnsafeMutablePointer<Sample>] = []
     private let workspace: UnsafeMutablePointer<Int32>
@@ -109,8 +109,8 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
             planes.append(plane)
             planeStrides.append(stride)
             planeRows.append(rows)
-            let table = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
-            table.initialize(repeating: 0, count: 64)
+            let table = UnsafeMutablePointer<Int32>.allocate(capacity: JPEGQuantTable.capacity)
+            table.initialize(repeating: 0, count: JPEGQuantTable.capacity)
             quant.append(table)
             // Upsampled rows: 2 × samples for the fancy filters, h × samples when replicating;
             // never less than the output width.
@@ -133,7 +133,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// Latches a quantization table for a component (natural order), as the IDCT multipliers
     /// `Kernels.multiplier` makes of it.
     func setQuantization(component c: Int, _ values: [UInt16]) {
-        for k in 0..<64 { quant[c][k] = Kernels.multiplier(values[k]) }
+        for k in 0..<64 { JPEGQuantTable.set(quant[c], k, Kernels.multiplier(values[k])) }
     }
 
     /// Lossless scans: line `row` (0 ≤ row < sampleHeight, in order) of component `c`,
@@ -278,4 +278,21 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
         }
         return UnsafePointer(out)
     }
+}
+
+/// A component's dequantization table as the renderer keeps it: the 64 multipliers in natural
+/// order as Int32 (what every IDCT kernel reads), followed by the same 64 narrowed to Int16
+/// (what `IDCTLaneKernels` multiplies its 16-bit lanes by, loaded eight at a time; narrowing
+/// them in the kernel cost five instructions per row of every block).
+enum JPEGQuantTable {
+    /// In Int32 units: 64 + 64 / 2.
+    static let capacity = 96
+
+    static func set(_ table: UnsafeMutablePointer<Int32>, _ k: Int, _ multiplier: Int32) {
+        table[k] = multiplier
+        UnsafeMutableRawPointer(table + 64).storeBytes(of: Int16(truncatingIfNeeded: multiplier), toByteOffset: 2 * k, as: Int16.self)
+    }
+
+    /// The Int16 copy of `table`.
+    @inline(__always) static func narrowed(_ table: UnsafePointer<Int32>) -> UnsafeRawPointer { UnsafeRawPointer(table + 64) }
 }

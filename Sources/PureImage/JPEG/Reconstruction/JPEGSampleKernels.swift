@@ -37,7 +37,7 @@ enum EightBitSamples: JPEGSampleKernels {
     static func idct(blockSize: Int) -> JPEGIDCT<UInt8> {
         let range = IDCTKernels.rangeLimitPointer
         switch blockSize {
-        case 8: return { IDCTLaneKernels.islow($0, $1, $2, stride: $3, workspace: $4, range: range) }
+        case 8: return { IDCTLaneKernels.islow($0, JPEGQuantTable.narrowed($1), $2, stride: $3, workspace: $4, range: range) }
         case 4: return { IDCTKernels.reduced4x4($0, $1, $2, stride: $3, workspace: $4, range: range) }
         case 2: return { IDCTKernels.reduced2x2($0, $1, $2, stride: $3, workspace: $4, range: range) }
         default: return { IDCTKernels.reduced1x1($0, $1, $2, stride: $3, workspace: $4, range: range) }
