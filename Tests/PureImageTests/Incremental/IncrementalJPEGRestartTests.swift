@@ -88,5 +88,47 @@ import Testing
         #expect(source.warnings.map(Self.describe) == expectedWarnings, "chunks of \(chunk)")
     }
 
+    /// The same layout as a baseline (sequential) stream: one scan of four MCUs, each one data
+    /// byte (`0` DC 0, `0` RS 0x01 + `1` → +1 at zz 1, `10` EOB, padding) and the garbage,
+    /// RST0…RST2 between them, cut after the third MCU's data and five garbage bytes. A fill
+    /// that the end of a chunk cuts short must suspend the MCU, not decode the bits it got: the
+    /// block loop once went on with them, and swallowed less garbage than the one-shot decode.
+    static let baselineStream: [UInt8] = {
+        var b = Array(stream.prefix(2 + 69))                                            // SOI, DQT
+        b += [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x08, 0x00, 0x20, 0x01, 0x01, 0x11, 0x00] // SOF0: 32×8
+        b += [0xFF, 0xC4, 0x00, 0x14, 0x00, 0x01] + [UInt8](repeating: 0, count: 15) + [0x00]
+        b += [0xFF, 0xC4, 0x00, 0x15, 0x10, 0x01, 0x01] + [UInt8](repeating: 0, count: 14) + [0x01, 0x00]
+        b += [0xFF, 0xDD, 0x00, 0x04, 0x00, 0x01]                                      // DRI 1
+        var s: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0, 63, 0]
+        for index in 0..<4 {
+            if index > 0 { s += [0xFF, 0xD0 + UInt8(index - 1)] }
+            s += [0b0011_0111] + garbage
+        }
+        b += s.prefix(10 + 2 * (1 + garbage.count + 2) + 1 + 5)
+        return b
+    }()
+
+    @Test(arguments: 1...8)
+    func baselineSmallChunksGiveTheOneShotResult(_ size: Int) throws {
+        let bytes = Self.baselineStream
+        let oneShot = try ImageSource(bytes: bytes).decode()
+        #expect(oneShot.truncation != nil)
+        let expectedWarnings = try JPEGTestSupport.decode(bytes).get().warnings.map(Self.describe)
+        #expect(expectedWarnings.contains { $0.hasSuffix("5 extraneous bytes before marker 0xd0") })
+        let chunk = size == 8 ? bytes.count : size
+        let source = IncrementalImageSource()
+        var sent = 0
+        while sent < bytes.count {
+            sent = min(bytes.count, sent + chunk)
+            source.update(data: Array(bytes[0..<sent]), final: sent == bytes.count)
+            _ = source.partialImage()
+        }
+        #expect(try source.image().tightBytes == oneShot.bitmap.tightBytes, "chunks of \(chunk)")
+        #expect(source.warnings.map(Self.describe) == expectedWarnings, "chunks of \(chunk)")
+        // And libjpeg-turbo's pixels.
+        let ours = try JPEGTestSupport.decode(bytes).get()
+        #expect(JPEGTestSupport.asLibjpegBytes(ours) == JPEGTestSupport.reference(bytes).pixels)
+    }
+
     static func describe(_ warning: DecodeWarning) -> String { "\(warning.offset ?? -1): \(warning.message)" }
 }

@@ -135,18 +135,20 @@ struct BaselineScan: EntropyScan {
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> ScanProgress {
         guard let base = bytes.baseAddress else { return closed ? .finished : .needMoreInput }
         while state.mcu < totalMCUs {
-            let saved = state
+            // A closed input cannot suspend (every fill and marker search completes, with the
+            // end read as EOI), so only an open one needs the snapshot to retry from.
+            let saved: State? = closed ? nil : state
             let warningCount = warnings.count
             // The undo list belongs to this attempt only: an MCU that suspends in its restart
             // processing, before reaching a block, must not undo the previous MCU's new
             // coefficients (that MCU is complete and will not be decoded again).
-            newNonZero.removeAll(keepingCapacity: true)
+            if !newNonZero.isEmpty { newNonZero.removeAll(keepingCapacity: true) }
             newNonZeroBlock = nil
             guard decodeMCU(base, bytes, end: end, closed: closed) else {
                 if let block = newNonZeroBlock {
                     for position in newNonZero { block[position] = 0 }
                 }
-                state = saved
+                if let saved { state = saved }
                 warnings.removeSubrange(warningCount...)
                 return .needMoreInput
             }
@@ -179,7 +181,7 @@ struct BaselineScan: EntropyScan {
         }
         if !state.insufficient && kind != .sequential {
             for index in 0..<slotCount {
-                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slots[index], block: block(slots + index)) else { return false }
+                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
             }
             noteInsufficientData()
         } else if !state.insufficient {
@@ -274,13 +276,15 @@ struct BaselineScan: EntropyScan {
 
         // DC (F.2.2.1): the lookahead table, then RECEIVE + EXTEND when the bits are in hand;
         // otherwise `decodeSymbol` / `receiveExtend`, which do the same with suspension.
+        // false from `refill`: a fill cut short by the end of the bytes so far, so suspend (the
+        // bits it did load must not be decoded: a one-shot fill would have loaded more, and
+        // met a marker or garbage at a different point).
+        guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }
         var t = -1
-        if bits.refill(&state.reader, base, end: end, closed: closed) {
-            let entry = slot.pointee.dc.lookup[bits.peek(HuffmanTable.lookaheadBits)]
-            if entry != 0 {
-                bits.consume(Int(entry >> 8))
-                t = Int(entry & 0xFF)
-            }
+        let dcEntry = slot.pointee.dc.lookup[bits.peek(HuffmanTable.lookaheadBits)]
+        if dcEntry != 0 {
+            bits.consume(Int(dcEntry >> 8))
+            t = Int(dcEntry & 0xFF)
         }
         if t < 0 {
             bits.store(into: &state.reader)
@@ -318,39 +322,38 @@ struct BaselineScan: EntropyScan {
         let fast = slot.pointee.ac.fastAC
         let lookup = slot.pointee.ac.lookup
         while k < 64 {
-            if bits.refill(&state.reader, base, end: end, closed: closed) {
-                let next = bits.peek(HuffmanTable.lookaheadBits)
-                let entry = fast[next]
-                if entry != 0 {
-                    bits.consume(Int(entry & 0xFF))
-                    // Bound: k ≤ 63 + 15 = 78 < 80 entries.
-                    k &+= Int((entry >> 8) & 0xFF)
-                    block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
-                    k &+= 1
+            guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }  // as for DC
+            let next = bits.peek(HuffmanTable.lookaheadBits)
+            let entry = fast[next]
+            if entry != 0 {
+                bits.consume(Int(entry & 0xFF))
+                // Bound: k ≤ 63 + 15 = 78 < 80 entries.
+                k &+= Int((entry >> 8) & 0xFF)
+                block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
+                k &+= 1
+                continue
+            }
+            let symbolEntry = lookup[next]
+            if symbolEntry != 0 {
+                let length = Int(symbolEntry >> 8), r = Int(symbolEntry >> 4) & 15, s = Int(symbolEntry) & 15
+                if s == 0 {
+                    bits.consume(length)
+                    if r != 15 {
+                        bits.store(into: &state.reader)
+                        return true  // EOB
+                    }
+                    k &+= 16  // ZRL; k ≤ 79 < 80 entries, and the loop ends past 63
                     continue
                 }
-                let symbolEntry = lookup[next]
-                if symbolEntry != 0 {
-                    let length = Int(symbolEntry >> 8), r = Int(symbolEntry >> 4) & 15, s = Int(symbolEntry) & 15
-                    if s == 0 {
-                        bits.consume(length)
-                        if r != 15 {
-                            bits.store(into: &state.reader)
-                            return true  // EOB
-                        }
-                        k &+= 16  // ZRL; k ≤ 79 < 80 entries, and the loop ends past 63
-                        continue
-                    }
-                    // refill left ≥ 17 bits, so `length` (≤ 9) is in hand; `s` may not be.
-                    if bits.bitCount >= length &+ s {
-                        bits.consume(length)
-                        let value = bits.peek(s)
-                        bits.consume(s)
-                        k &+= r  // Bound: k ≤ 78, as above
-                        block[Int(natural[k])] = Int16(truncatingIfNeeded: value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value)
-                        k &+= 1
-                        continue
-                    }
+                // refill left ≥ 17 bits, so `length` (≤ 9) is in hand; `s` may not be.
+                if bits.bitCount >= length &+ s {
+                    bits.consume(length)
+                    let value = bits.peek(s)
+                    bits.consume(s)
+                    k &+= r  // Bound: k ≤ 78, as above
+                    block[Int(natural[k])] = Int16(truncatingIfNeeded: value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value)
+                    k &+= 1
+                    continue
                 }
             }
             bits.store(into: &state.reader)
@@ -417,6 +420,30 @@ struct BaselineScan: EntropyScan {
             let (bits, filled) = Self.fillCarefully(self, &reader, base, end: end, closed: closed)
             self = bits
             return filled
+        }
+
+        /// RECEIVE(1) (F.2.2.1) on these bits: taken directly when one is in hand (`receive`
+        /// would not fill then either), otherwise through the reader. nil means "suspend".
+        @inline(__always)
+        mutating func bit(_ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+            if bitCount >= 1 {
+                let value = peek(1)
+                consume(1)
+                return value
+            }
+            let (bits, value) = Self.bitCarefully(self, &reader, base, end: end, closed: closed)
+            self = bits
+            return value
+        }
+
+        @inline(never)
+        static func bitCarefully(_ bits: HotBits, _ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int,
+                                 closed: Bool) -> (HotBits, Int?) {
+            bits.store(into: &reader)
+            guard reader.ensure(1, base, end: end, closed: closed) else { return (HotBits(reader), nil) }
+            let value = reader.peek(1)
+            reader.consume(1)
+            return (HotBits(reader), value)
         }
 
         /// The rest of `refill`, out of line so that `refill` stays small enough to be inlined

@@ -5,17 +5,70 @@ extension BaselineScan {
     /// bits blocks (this one included) have no further coefficients in the band (Table G.1).
     /// Coefficients are stored as `value << Al`. A run past Se lands on coefficient 63 via the
     /// extra entries of the natural-order table, as in jdphuff.c `decode_mcu_AC_first`.
+    ///
+    /// The bit state lives in a local `HotBits` as in `decodeBlock`, with the same tiers: a
+    /// code and value within the lookahead (`fastAC`, the value then shifted by Al); a code
+    /// within the lookahead whose value, ZRL or EOBRUN bits are in hand; the careful calls for
+    /// anything else. Each tier consumes what the careful one would, with fills at the same
+    /// points.
     @inline(__always)
-    mutating func decodeACFirst(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: Slot,
+    mutating func decodeACFirst(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
                                 block: UnsafeMutablePointer<Int16>, ss: Int, se: Int, al: Int) -> Bool {
         if state.eobRun > 0 {
             state.eobRun -= 1
             return true
         }
-        let natural = JPEGZigZag.naturalPointer
+        let natural = self.natural
+        let fast = slot.pointee.ac.fastAC, lookup = slot.pointee.ac.lookup
+        var bits = HotBits(state.reader)
         var k = ss
         while k <= se {
-            let rs = decodeSymbol(slot.ac, base, end: end, closed: closed)
+            // false: a fill cut short by the end of the bytes so far, so suspend (the bits it
+            // did load must not be decoded: a one-shot fill would have loaded more).
+            guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }
+            let next = bits.peek(HuffmanTable.lookaheadBits)
+            let entry = fast[next]
+            if entry != 0 {
+                bits.consume(Int(entry & 0xFF))
+                // Bound: k ≤ 63 + 15 = 78 < 80 entries (64…79 map to 63).
+                k &+= Int((entry >> 8) & 0xFF)
+                block[Int(natural[k])] = Int16(truncatingIfNeeded: Int(entry >> 16) << al)
+                k &+= 1
+                continue
+            }
+            let symbolEntry = lookup[next]
+            if symbolEntry != 0 {
+                let length = Int(symbolEntry >> 8), r = Int(symbolEntry >> 4) & 15, s = Int(symbolEntry) & 15
+                // refill left ≥ 17 bits, so `length` (≤ 9) is in hand; the bits after it may not be.
+                if s != 0 && bits.bitCount >= length &+ s {
+                    bits.consume(length)
+                    let value = bits.peek(s)
+                    bits.consume(s)
+                    k &+= r  // Bound: as above
+                    let extended = value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value
+                    block[Int(natural[k])] = Int16(truncatingIfNeeded: extended << al)
+                    k &+= 1
+                    continue
+                }
+                if s == 0 && r == 15 {
+                    bits.consume(length)
+                    k &+= 16  // ZRL: sixteen zeros (this position and fifteen more)
+                    continue
+                }
+                if s == 0 && bits.bitCount >= length &+ r {
+                    bits.consume(length)
+                    var run = 1 << r
+                    if r > 0 {
+                        run &+= bits.peek(r)
+                        bits.consume(r)
+                    }
+                    bits.store(into: &state.reader)
+                    state.eobRun = run &- 1
+                    return true
+                }
+            }
+            bits.store(into: &state.reader)
+            let rs = decodeSymbol(slot.pointee.ac, base, end: end, closed: closed)
             guard rs >= 0 else { return false }
             let r = rs >> 4, s = rs & 15
             if s != 0 {
@@ -32,10 +85,12 @@ extension BaselineScan {
                     run += extra
                 }
                 state.eobRun = run - 1
-                break
+                return true
             }
+            bits = HotBits(state.reader)
             k += 1
         }
+        bits.store(into: &state.reader)
         return true
     }
 }

@@ -32,7 +32,7 @@ enum ScanKind: Equatable {
 extension BaselineScan {
     /// One block of a progressive scan; false means "suspend" (the MCU is retried).
     @inline(__always)
-    mutating func decodeProgressiveBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: Slot,
+    mutating func decodeProgressiveBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
                                          block: UnsafeMutablePointer<Int16>) -> Bool {
         switch kind {
         case .sequential: return false
