@@ -101,7 +101,14 @@ import Testing
         _ = try decoder.advance(&input)
         #expect(decoder.decodedRows == 40)
         #expect(decoder.completedFrameCount == 0 && decoder.availableFrameCount == 1)
-        #expect(decoder.partialFrame()?.decodedRows == 40)
+        let partial = try #require(decoder.partialFrame())
+        #expect(partial.decodedRows == 40)
+        // The rows not decoded yet are zero: the renderer allocates its output without a fill
+        // and zeroes them when the partial image takes the buffer.
+        let partialBytes = partial.bitmap.tightBytes
+        #expect(partialBytes.count == 8 * 48)
+        #expect(partialBytes[(8 * 40)...].allSatisfy { $0 == 0 })
+        #expect(partialBytes[..<(8 * 40)].contains { $0 != 0 })
         input.append(contentsOf: bytes.suffix(3))
         #expect(try decoder.advance(&input) == .finished)
         #expect(decoder.decodedRows == 48 && decoder.completedFrameCount == 1)
