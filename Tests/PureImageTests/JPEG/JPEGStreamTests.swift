@@ -90,6 +90,26 @@ import Testing
         }
     }
 
+    /// A run of 0xFF fill bytes before a 00 is one data byte (0xFF) however long it is, so an
+    /// MCU can read far more than its bits' worth of input: the incremental decoder must still
+    /// keep the state to retry from when such a run reaches the end of the bytes so far
+    /// (`BaselineScan.mayReachEnd`). The run here is 3 000 bytes in the middle of a 31-block
+    /// scan; chunks of 700–3 500 bytes start MCUs ≥ 640 bytes before the end whose fills run
+    /// into it.
+    @Test func fillRunsInsideTheDataGiveTheOneShotResult() throws {
+        var full = Self.stream(blocks: 31, vertical: true)
+        let scanData = try #require(full.indices.first { full[$0] == 0xFF && full[$0 + 1] == 0xDA }) + 10
+        full.insert(contentsOf: [UInt8](repeating: 0xFF, count: 3_000) + [0x00], at: scanData + 10)
+        guard case .success(let oneShot) = JPEGTestSupport.decode(full) else { Issue.record("decode failed"); return }
+        #expect(JPEGTestSupport.asLibjpegBytes(oneShot) == JPEGTestSupport.reference(full).pixels)
+        for chunk in [700, 1_000, 1_500, 2_000, 3_500] {
+            let (decoder, progress) = try JPEGTestSupport.decodeInChunks(full, chunk: chunk)
+            #expect(progress == .finished)
+            #expect(try decoder.frame(at: 0).bytes == oneShot.bitmap.bytes, "chunk \(chunk)")
+            #expect(decoder.warnings.map(\.description) == oneShot.warnings.map(\.description), "chunk \(chunk)")
+        }
+    }
+
     @Test func bandsAppearBeforeTheEnd() throws {
         // 8 wide, 6 block rows high: each MCU row is one band of 8 output rows. (A restart
         // interval, so that no MCU waits for libjpeg's 512-byte fast-path lookahead.)

@@ -95,6 +95,12 @@ struct BaselineScan: EntropyScan {
     /// updates are idempotent, so redoing the MCU repeats them harmlessly).
     var newNonZero: [Int] = []
     var newNonZeroBlock: UnsafeMutablePointer<Int16>?
+    /// Whether the MCU being decoded keeps `newNonZero` (only one that may suspend needs it).
+    var recordsUndo = false
+    /// For `mayReachEnd`: the last index i below `searchedForFillRuns` − 1 with bytes i and
+    /// i + 1 both 0xFF (−1: none), and how far the scan's bytes have been searched.
+    private var lastFillPair = -1
+    private var searchedForFillRuns: Int
     /// A DC value overflowed a C `int` (jdphuff.c: `JERR_BAD_DCT_COEF`, a fatal error).
     var dcOverflow = false
     /// Recovered problems, drained by the decoder: (offset, message).
@@ -116,6 +122,7 @@ struct BaselineScan: EntropyScan {
         self.restartInterval = restartInterval
         self.zeroBlocks = zeroBlocks
         state = State(reader: EntropyBitReader(position: start), restartsToGo: restartInterval)
+        searchedForFillRuns = start
         state.lastGoodIMCURow = lastGoodIMCURow
     }
 
@@ -134,20 +141,25 @@ struct BaselineScan: EntropyScan {
     /// `end ≤ bytes.count`.
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, closed: Bool) -> ScanProgress {
         guard let base = bytes.baseAddress else { return closed ? .finished : .needMoreInput }
+        if !closed { searchFillRuns(base, end: end) }
         while state.mcu < totalMCUs {
-            // A closed input cannot suspend (every fill and marker search completes, with the
-            // end read as EOI), so only an open one needs the snapshot to retry from.
-            let saved: State? = closed ? nil : state
+            // Only an MCU that may suspend needs the snapshot to retry from (a copy of the
+            // 152-byte state per MCU was ≈ 9 % of an incremental progressive decode).
+            let maySuspend = !closed && mayReachEnd(end)
+            let saved: State? = maySuspend ? state : nil
             let warningCount = warnings.count
             // The undo list belongs to this attempt only: an MCU that suspends in its restart
             // processing, before reaching a block, must not undo the previous MCU's new
             // coefficients (that MCU is complete and will not be decoded again).
             if !newNonZero.isEmpty { newNonZero.removeAll(keepingCapacity: true) }
             newNonZeroBlock = nil
+            recordsUndo = maySuspend
             guard decodeMCU(base, bytes, end: end, closed: closed) else {
                 if let block = newNonZeroBlock {
                     for position in newNonZero { block[position] = 0 }
                 }
+                // `saved` is nil only for an MCU that `mayReachEnd` showed cannot suspend.
+                assert(saved != nil, "an MCU suspended that could not reach the end of the bytes")
                 if let saved { state = saved }
                 warnings.removeSubrange(warningCount...)
                 return .needMoreInput
@@ -161,6 +173,47 @@ struct BaselineScan: EntropyScan {
             }
         }
         return .finished
+    }
+
+    /// The most bytes past its start that one block's decoding can read, when no run of two
+    /// or more 0xFF bytes is among them. A block takes at most 2 000 bits: sequential, DC ≤ 16
+    /// + 16 and ≤ 63 AC symbols of ≤ 16 + 15 bits (1 985); a first AC scan the same plus an
+    /// EOB run's ≤ 14 bits; a refinement ≤ 64 × (16 + 1 + 1) + 14; a DC scan ≤ 32. That is
+    /// ≤ 250 data bytes, and the bit buffer reads ≤ 8 data bytes ahead (it fills to > 56 bits).
+    /// Each data byte is one input byte, or two (FF 00); a marker stops the reading. So an MCU
+    /// of n blocks reads ≤ 2 · (250 · n + 8) + 1 < 640 · n bytes past its start. A run of
+    /// 0xFF fill bytes before a 00 is one data byte however long it is (jdhuff.c), which is
+    /// why such runs are searched for separately.
+    static let boundedBytesPerBlock = 640
+
+    /// Whether the next MCU might need bytes at or past `end` (and so suspend): it starts within
+    /// `boundedBytesPerBlock` per block of the end, a fill run lies ahead (from the byte before
+    /// the reader's position: the reader never stops between an 0xFF and the byte after it),
+    /// or it starts with a restart marker, whose search crosses any amount of garbage.
+    @inline(__always)
+    private func mayReachEnd(_ end: Int) -> Bool {
+        let position = state.reader.position
+        return end - position < Self.boundedBytesPerBlock * slotTable.count || lastFillPair >= position - 1
+            || (restartInterval > 0 && state.restartsToGo == 0)
+    }
+
+    /// Extends the search for two 0xFF bytes in a row to `end` (each byte is looked at once
+    /// per scan, eight at a time where none is 0xFF). Bound: reads stay below `end`.
+    private mutating func searchFillRuns(_ base: UnsafePointer<UInt8>, end: Int) {
+        // Start one byte back, so that a pair split by the previous end is found.
+        var i = max(searchedForFillRuns - 1, 0)
+        while i + 1 < end {
+            if i + 8 <= end {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+                    i += 7  // no 0xFF among bytes i…i+7; a pair may still start at i + 7
+                    continue
+                }
+            }
+            if base[i] == 0xFF && base[i + 1] == 0xFF { lastFillPair = i }
+            i += 1
+        }
+        searchedForFillRuns = max(searchedForFillRuns, end)
     }
 
     /// jdhuff.c `decode_mcu`: restart processing, then the blocks unless data ran out.

@@ -87,7 +87,7 @@ extension BaselineScan {
                     // Bound: k ≤ se + 1 ≤ 64 < 80 entries (64 maps to 63).
                     let position = Int(natural[k])
                     block[position] = newValue
-                    if !closed { newNonZero.append(position) }  // a closed input never retries
+                    if recordsUndo { newNonZero.append(position) }  // only an MCU that may suspend retries
                 }
                 k += 1
             }
