@@ -39,12 +39,7 @@ extension JPEGDecoder {
                 return
             }
             frame = parsed
-            var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
-                                             colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
-                                             bitsPerComponent: parsed.precision, hasAlpha: false)
-            properties.isProgressive = progressive
-            applyMetadata(to: &properties)
-            self.properties = properties
+            publishProperties(of: parsed)
         case JPEGMarker.dht:
             for table in try HuffmanTables.parse(segment) {
                 if table.isDC { dcSpecs[table.index] = table } else { acSpecs[table.index] = table }
@@ -125,6 +120,16 @@ extension JPEGDecoder {
         }
     }
 
+    /// The image's properties as the frame header (SOFn) and the metadata so far give them.
+    func publishProperties(of parsed: FrameHeader) {
+        var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
+                                         colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
+                                         bitsPerComponent: parsed.precision, hasAlpha: false)
+        properties.isProgressive = progressive
+        applyMetadata(to: &properties)
+        self.properties = properties
+    }
+
     /// The header walk over a frame this decoder does not decode (the hierarchical processes,
     /// SOF5–7 and SOF13–15, and precisions its process does not allow; a decode refuses it
     /// with `refusal`): its header is read like any
@@ -134,12 +139,7 @@ extension JPEGDecoder {
     func describeOnly(_ parsed: FrameHeader, segment: JPEGSegment, refusal: DecodeError) throws(DecodeError) {
         progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(segment.marker)
         frame = parsed
-        var properties = ImageProperties(format: .jpeg, width: parsed.width, height: parsed.height,
-                                         colorModel: parsed.components.count == 1 ? .gray : parsed.components.count == 4 ? .cmyk : .rgb,
-                                         bitsPerComponent: parsed.precision, hasAlpha: false)
-        properties.isProgressive = progressive
-        applyMetadata(to: &properties)
-        self.properties = properties
+        publishProperties(of: parsed)
         headerRefusal = refusal
         warn(at: refusal.offset, "described from the \(JPEGMarker.name(segment.marker)) frame header, not decoded: \(refusal.reason)")
     }
