@@ -76,13 +76,7 @@ import Testing
         #expect(oneShot.truncation != nil)
         let expectedWarnings = try JPEGTestSupport.decode(bytes).get().warnings.map(Self.describe)
         let chunk = size == 8 ? bytes.count : size
-        let source = IncrementalImageSource()
-        var sent = 0
-        while sent < bytes.count {
-            sent = min(bytes.count, sent + chunk)
-            source.update(data: Array(bytes[0..<sent]), final: sent == bytes.count)
-            _ = source.partialImage()   // rendering between updates must not disturb the decode
-        }
+        let source = Self.feed(bytes, chunk: chunk)
         #expect(source.status == .unexpectedEOF)
         #expect(try source.image().tightBytes == expected, "chunks of \(chunk)")
         #expect(source.warnings.map(Self.describe) == expectedWarnings, "chunks of \(chunk)")
@@ -116,6 +110,18 @@ import Testing
         let expectedWarnings = try JPEGTestSupport.decode(bytes).get().warnings.map(Self.describe)
         #expect(expectedWarnings.contains { $0.hasSuffix("5 extraneous bytes before marker 0xd0") })
         let chunk = size == 8 ? bytes.count : size
+        let source = Self.feed(bytes, chunk: chunk)
+        #expect(source.status == .unexpectedEOF)
+        #expect(try source.image().tightBytes == oneShot.bitmap.tightBytes, "chunks of \(chunk)")
+        #expect(source.warnings.map(Self.describe) == expectedWarnings, "chunks of \(chunk)")
+        // And libjpeg-turbo's pixels.
+        let ours = try JPEGTestSupport.decode(bytes).get()
+        #expect(JPEGTestSupport.asLibjpegBytes(ours) == JPEGTestSupport.reference(bytes).pixels)
+    }
+
+    /// The bytes through the public incremental source, `chunk` more at a time (the last update
+    /// final), with a partial image between updates: rendering must not disturb the decode.
+    static func feed(_ bytes: [UInt8], chunk: Int) -> IncrementalImageSource {
         let source = IncrementalImageSource()
         var sent = 0
         while sent < bytes.count {
@@ -123,11 +129,7 @@ import Testing
             source.update(data: Array(bytes[0..<sent]), final: sent == bytes.count)
             _ = source.partialImage()
         }
-        #expect(try source.image().tightBytes == oneShot.bitmap.tightBytes, "chunks of \(chunk)")
-        #expect(source.warnings.map(Self.describe) == expectedWarnings, "chunks of \(chunk)")
-        // And libjpeg-turbo's pixels.
-        let ours = try JPEGTestSupport.decode(bytes).get()
-        #expect(JPEGTestSupport.asLibjpegBytes(ours) == JPEGTestSupport.reference(bytes).pixels)
+        return source
     }
 
     static func describe(_ warning: DecodeWarning) -> String { "\(warning.offset ?? -1): \(warning.message)" }
