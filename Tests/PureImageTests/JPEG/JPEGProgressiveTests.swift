@@ -192,7 +192,14 @@ import PureImageConformance
             }
             let (a, pixelsA) = try coefficients(baseline)
             let (b, pixelsB) = try coefficients(progressive)
-            #expect(!a.isEmpty && a == b, "\(name) coefficients")
+            if scale == 8 {
+                // At 1/8 a sequential scan stores only the DC term of a block whose IDCT is
+                // 1×1 (jdhuff.c `ac_needed`); the progressive decode keeps every term.
+                let dcTerms = { (planes: [[Int16]]) in planes.map { plane in stride(from: 0, to: plane.count, by: 64).map { plane[$0] } } }
+                #expect(!a.isEmpty && dcTerms(a) == dcTerms(b), "\(name) DC coefficients")
+            } else {
+                #expect(!a.isEmpty && a == b, "\(name) coefficients")
+            }
             #expect(pixelsA == pixelsB, "\(name) 1/\(scale)")
             expectSameAsLibjpeg(progressive, scale: scale)
         }

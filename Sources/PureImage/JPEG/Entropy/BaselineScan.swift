@@ -22,6 +22,10 @@ struct BaselineScan: EntropyScan {
         let ac: HuffmanTable.Pointers
         /// The component's coefficient plane (see `CoefficientStore.Plane`).
         let plane: CoefficientStore.Plane
+        /// jdhuff.c `ac_needed`: false when the component's IDCT reads only the DC term (a
+        /// 1×1 output block, at 1/8 scale), so a sequential scan decodes past the AC
+        /// coefficients without storing them.
+        var acNeeded = true
     }
 
     struct State {
@@ -230,7 +234,15 @@ struct BaselineScan: EntropyScan {
             slot.pointee.plane.block(x: mx &* slot.pointee.stepX &+ slot.pointee.dx, y: my &* slot.pointee.stepY &+ slot.pointee.dy)
         }
         if zeroBlocks {
-            for index in 0..<slotCount { block(slots + index).update(repeating: 0, count: 64) }
+            // A block whose AC terms are not stored only needs its DC cleared (for the MCUs
+            // left zero after the data ran out); the rest stays as the store began, zero.
+            for index in 0..<slotCount {
+                if slots[index].acNeeded {
+                    block(slots + index).update(repeating: 0, count: 64)
+                } else {
+                    block(slots + index)[0] = 0
+                }
+            }
         }
         if !state.insufficient && kind != .sequential {
             for index in 0..<slotCount {
@@ -255,7 +267,7 @@ struct BaselineScan: EntropyScan {
                 let warningCount = warnings.count
                 state.reader.fastPathSemantics = true
                 for index in 0..<slotCount {
-                    guard decodeBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
+                    guard decodeSequentialBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
                 }
                 state.reader.fastPathSemantics = false
                 if state.reader.fastPathMarker {
@@ -270,7 +282,7 @@ struct BaselineScan: EntropyScan {
             }
             if !decoded {
                 for index in 0..<slotCount {
-                    guard decodeBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
+                    guard decodeSequentialBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
                 }
             }
             noteInsufficientData()
@@ -315,10 +327,22 @@ struct BaselineScan: EntropyScan {
         state.reader.receiveExtend(s, base, end: end, closed: closed)
     }
 
-    /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).
+    /// One block of a sequential scan, its AC coefficients stored or only decoded past.
     @inline(__always)
-    private mutating func decodeBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
-                                      block: UnsafeMutablePointer<Int16>) -> Bool {
+    private mutating func decodeSequentialBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
+                                                block: UnsafeMutablePointer<Int16>) -> Bool {
+        slot.pointee.acNeeded
+            ? decodeBlock(base, end: end, closed: closed, slot: slot, block: block, StoreAC.self)
+            : decodeBlock(base, end: end, closed: closed, slot: slot, block: block, DiscardAC.self)
+    }
+
+    /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).
+    ///
+    /// `Sink` says what becomes of the AC coefficients: stored in the block, or only decoded
+    /// past when the IDCT reads nothing but the DC term (1/8 scale, jdhuff.c `ac_needed`).
+    @inline(__always)
+    private mutating func decodeBlock<Sink: ACCoefficientSink>(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
+                                                               block: UnsafeMutablePointer<Int16>, _ sink: Sink.Type) -> Bool {
         // The block loop keeps the accumulator and the bit count in a local `HotBits`, so
         // that they live in registers: stores into `block` could alias `self` as far as the
         // compiler knows, which kept the reader's fields in memory, reloaded after every
@@ -382,7 +406,7 @@ struct BaselineScan: EntropyScan {
                 bits.consume(Int(entry & 0xFF))
                 // Bound: k ≤ 63 + 15 = 78 < 80 entries.
                 k &+= Int((entry >> 8) & 0xFF)
-                block[Int(natural[k])] = Int16(truncatingIfNeeded: entry >> 16)
+                Sink.put(Int16(truncatingIfNeeded: entry >> 16), at: k, block, natural)
                 k &+= 1
                 continue
             }
@@ -404,7 +428,7 @@ struct BaselineScan: EntropyScan {
                     let value = bits.peek(s)
                     bits.consume(s)
                     k &+= r  // Bound: k ≤ 78, as above
-                    block[Int(natural[k])] = Int16(truncatingIfNeeded: value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value)
+                    Sink.put(Int16(truncatingIfNeeded: value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value), at: k, block, natural)
                     k &+= 1
                     continue
                 }
@@ -417,7 +441,7 @@ struct BaselineScan: EntropyScan {
                 k += r
                 guard let value = receiveExtend(s, base, end: end, closed: closed) else { return false }
                 // Bound: k ≤ 63 + 15 = 78 < 80 entries; the table maps 64…79 to 63.
-                block[Int(natural[k])] = Int16(truncatingIfNeeded: value)
+                Sink.put(Int16(truncatingIfNeeded: value), at: k, block, natural)
             } else if r != 15 {
                 return true  // EOB: state.reader is current
             } else {
@@ -527,6 +551,26 @@ struct BaselineScan: EntropyScan {
         if state.reader.marker < 0 { state.insufficient = false }
         return true
     }
+}
+
+/// What `BaselineScan.decodeBlock` does with an AC coefficient `value` at zigzag index `k`
+/// (`natural[k]` is its place in the block; k ≤ 78, the table maps 64…79 to 63).
+protocol ACCoefficientSink {
+    static func put(_ value: Int16, at k: Int, _ block: UnsafeMutablePointer<Int16>, _ natural: UnsafePointer<UInt8>)
+}
+
+/// Stores the coefficient in its block (every IDCT but the 1×1 one reads it).
+enum StoreAC: ACCoefficientSink {
+    @inline(__always)
+    static func put(_ value: Int16, at k: Int, _ block: UnsafeMutablePointer<Int16>, _ natural: UnsafePointer<UInt8>) {
+        block[Int(natural[k])] = value
+    }
+}
+
+/// Drops the coefficient: the block's IDCT is 1×1 and reads the DC term only.
+enum DiscardAC: ACCoefficientSink {
+    @inline(__always)
+    static func put(_ value: Int16, at k: Int, _ block: UnsafeMutablePointer<Int16>, _ natural: UnsafePointer<UInt8>) {}
 }
 
 /// `BaselineScan.slots` in memory the scan owns (see `BaselineScan.slotTable`).

@@ -223,7 +223,14 @@ enum IDCTKernels {
     /// 1×1 output (`jpeg_idct_1x1`): the DC term divided by 8, rounded.
     static func reduced1x1(_ coefficients: UnsafePointer<Int16>, _ quant: UnsafePointer<Int32>, _ output: UnsafeMutablePointer<UInt8>,
                            stride: Int, workspace ws: UnsafeMutablePointer<Int32>, range: UnsafePointer<UInt8>) {
-        let dc = Int(Int32(truncatingIfNeeded: Int(coefficients[0]) * Int(quant[0])))
-        output[0] = range[descale(dc, 3) & 1023]
+        output[0] = dcOnly(coefficients[0], quant[0], range: range)
+    }
+
+    /// The sample of `reduced1x1`, from the DC coefficient and its multiplier. The product
+    /// wraps to 32 bits like libjpeg's int; `& 1023` keeps the index inside the table.
+    @inline(__always)
+    static func dcOnly(_ dc: Int16, _ multiplier: Int32, range: UnsafePointer<UInt8>) -> UInt8 {
+        let value = Int(Int32(truncatingIfNeeded: Int(dc) &* Int(multiplier)))
+        return range[descale(value, 3) & 1023]
     }
 }

@@ -55,7 +55,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
             tailZeroed = true
             // Bound: rowsDone ≤ outputHeight, and outputBytes = outputHeight × rowBytes.
             let written = rowsDone * rowBytes
-            if written < output.count { output.withUnsafeMutableBytes { $0[written...].initializeMemory(as: UInt8.self, repeating: 0) } }
+            if written < output.count { output.withUnsafeMutableBytes { _ = $0[written...].initializeMemory(as: UInt8.self, repeating: 0) } }
         }
         return output
     }
@@ -192,9 +192,9 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
                 handRawRows(component: c, blockRow: by, rowBase: rowBase)
                 continue
             }
-            for bx in 0..<component.widthInBlocks {
-                kernel(plane.block(x: bx, y: by), quant[c], rowBase + bx * size, stride, workspace)
-            }
+            // The row's blocks are consecutive in the plane (x < widthInBlocks ≤ blocksPerRow).
+            Kernels.idctRow(blockSize: size, plane.block(x: 0, y: by), count: component.widthInBlocks, quant[c], rowBase,
+                            stride: stride, workspace: workspace)
             handRawRows(component: c, blockRow: by, rowBase: rowBase)
         }
         rowsReady[c] = max(rowsReady[c], min(component.sampleHeight, upper * size))

@@ -18,6 +18,12 @@ protocol JPEGSampleKernels {
     static func multiplier(_ quantizer: UInt16) -> Int32
     /// The IDCT with `blockSize` × `blockSize` outputs (8, or 4, 2, 1 when scaling).
     static func idct(blockSize: Int) -> JPEGIDCT<Sample>
+    /// The IDCT of `count` consecutive blocks of a block row (64 coefficients apart), block x
+    /// written at `output + x × blockSize`: one loop of direct calls per size, where the
+    /// closure of `idct(blockSize:)` costs a call per block — at 1/8 scale as much as the
+    /// multiply and shift it wraps.
+    static func idctRow(blockSize: Int, _ blocks: UnsafePointer<Int16>, count: Int, _ quant: UnsafePointer<Int32>,
+                        _ output: UnsafeMutablePointer<Sample>, stride: Int, workspace: UnsafeMutablePointer<Int32>)
     static func h2v1Fancy(_ input: UnsafePointer<Sample>, width: Int, _ output: UnsafeMutablePointer<Sample>)
     static func h1v2Fancy(near: UnsafePointer<Sample>, far: UnsafePointer<Sample>, width: Int, bias: Int, _ output: UnsafeMutablePointer<Sample>)
     /// `sums` holds `width` values of scratch.
@@ -41,6 +47,28 @@ enum EightBitSamples: JPEGSampleKernels {
         case 4: return { IDCTKernels.reduced4x4($0, $1, $2, stride: $3, workspace: $4, range: range) }
         case 2: return { IDCTKernels.reduced2x2($0, $1, $2, stride: $3, workspace: $4, range: range) }
         default: return { IDCTKernels.reduced1x1($0, $1, $2, stride: $3, workspace: $4, range: range) }
+        }
+    }
+
+    static func idctRow(blockSize: Int, _ blocks: UnsafePointer<Int16>, count: Int, _ quant: UnsafePointer<Int32>,
+                        _ output: UnsafeMutablePointer<UInt8>, stride: Int, workspace: UnsafeMutablePointer<Int32>) {
+        let range = IDCTKernels.rangeLimitPointer
+        switch blockSize {
+        case 8:
+            let narrowed = JPEGQuantTable.narrowed(quant)
+            for x in 0..<count {
+                IDCTLaneKernels.islow(blocks + x &* 64, narrowed, output + x &* 8, stride: stride, workspace: workspace, range: range)
+            }
+        case 4:
+            for x in 0..<count {
+                IDCTKernels.reduced4x4(blocks + x &* 64, quant, output + x &* 4, stride: stride, workspace: workspace, range: range)
+            }
+        case 2:
+            for x in 0..<count {
+                IDCTKernels.reduced2x2(blocks + x &* 64, quant, output + x &* 2, stride: stride, workspace: workspace, range: range)
+            }
+        default:
+            for x in 0..<count { output[x] = IDCTKernels.dcOnly(blocks[x &* 64], quant[0], range: range) }
         }
     }
 
@@ -80,6 +108,20 @@ enum TwelveBitSamples: JPEGSampleKernels {
         case 4: return { TwelveBitKernels.reduced4x4($0, $1, $2, stride: $3, workspace: $4) }
         case 2: return { TwelveBitKernels.reduced2x2($0, $1, $2, stride: $3, workspace: $4) }
         default: return { TwelveBitKernels.reduced1x1($0, $1, $2, stride: $3, workspace: $4) }
+        }
+    }
+
+    static func idctRow(blockSize: Int, _ blocks: UnsafePointer<Int16>, count: Int, _ quant: UnsafePointer<Int32>,
+                        _ output: UnsafeMutablePointer<UInt16>, stride: Int, workspace: UnsafeMutablePointer<Int32>) {
+        switch blockSize {
+        case 8:
+            for x in 0..<count { TwelveBitKernels.islow(blocks + x &* 64, quant, output + x &* 8, stride: stride, workspace: workspace) }
+        case 4:
+            for x in 0..<count { TwelveBitKernels.reduced4x4(blocks + x &* 64, quant, output + x &* 4, stride: stride, workspace: workspace) }
+        case 2:
+            for x in 0..<count { TwelveBitKernels.reduced2x2(blocks + x &* 64, quant, output + x &* 2, stride: stride, workspace: workspace) }
+        default:
+            for x in 0..<count { output[x] = TwelveBitKernels.dcOnly(blocks[x &* 64], quant[0]) }
         }
     }
 

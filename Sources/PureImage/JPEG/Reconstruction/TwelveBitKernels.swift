@@ -184,7 +184,13 @@ enum TwelveBitKernels {
     /// 1×1 output (`jpeg_idct_1x1`): the dequantised DC divided by 8, rounded, range-limited.
     static func reduced1x1(_ coefficients: UnsafePointer<Int16>, _ quant: UnsafePointer<Int32>, _ output: UnsafeMutablePointer<UInt16>,
                            stride: Int, workspace ws: UnsafeMutablePointer<Int32>) {
-        output[0] = sample(descale(Int(Int32(truncatingIfNeeded: Int(coefficients[0]) * Int(quant[0]))), 3))
+        output[0] = dcOnly(coefficients[0], quant[0])
+    }
+
+    /// The sample of `reduced1x1`, from the DC coefficient and its multiplier.
+    @inline(__always)
+    static func dcOnly(_ dc: Int16, _ multiplier: Int32) -> UInt16 {
+        sample(descale(Int(Int32(truncatingIfNeeded: Int(dc) &* Int(multiplier))), 3))
     }
 
     // MARK: - Upsampling (jdsample.c), the 8-bit filters on 12-bit samples
