@@ -1,11 +1,14 @@
-/// Frame 0 decoded into memory the caller owns, in the caller's pixel format and row stride —
+/// A frame decoded into memory the caller owns, in the caller's pixel format and row stride —
 /// what drawing into a `CGBitmapContext` gives, or libspng's `spng_decode_image` into a user
-/// buffer. Built on `decodeRows`: each band is converted as the decoder finishes it and copied
-/// to its rows of the buffer, so the decode holds what its format needs (Docs/ImageSource.md,
-/// "Rows as they are decoded") and never a second full-size image.
+/// buffer. Frame 0 is built on `decodeRows`: each band is converted as the decoder finishes it
+/// and copied to its rows of the buffer, so the decode holds what its format needs
+/// (Docs/ImageSource.md, "Rows as they are decoded") and never a second full-size image. A
+/// later frame (an animation's, a TIFF page) comes from `decode(at:options:)` — the shared
+/// decode the other frames of the source use — and is copied into the buffer row by row.
 extension ImageSource {
-    /// Where frame 0 goes in a caller's buffer: its size as decoded (a JPEG's DCT-domain
-    /// reduction applied), the row stride, and the bytes the buffer needs (`bytesPerRow × height`).
+    /// Where a frame goes in a caller's buffer: its size as decoded (a JPEG's DCT-domain
+    /// reduction applied; an animation frame has the canvas size, a TIFF page its own), the
+    /// row stride, and the bytes the buffer needs (`bytesPerRow × height`).
     public struct Destination: Sendable, Hashable {
         /// Width of frame 0 as decoded, in pixels.
         public var width: Int
@@ -36,10 +39,11 @@ extension ImageSource {
         }
     }
 
-    /// The buffer frame 0 needs in `format` with `bytesPerRow` (0: tight rows), from the headers.
-    /// A size over the decode limits throws the `DecodeError` a decode would (`.limitExceeded`).
-    public func destination(format: PixelFormat, bytesPerRow: Int = 0) throws -> Destination {
-        let header = try properties()
+    /// The buffer frame `index` needs in `format` with `bytesPerRow` (0: tight rows), from the
+    /// headers (`properties(at:)`). A size over the decode limits throws the `DecodeError` a
+    /// decode would (`.limitExceeded`); an index past the last frame, `frameOutOfRange`.
+    public func destination(at index: Int = 0, format: PixelFormat, bytesPerRow: Int = 0) throws -> Destination {
+        let header = try properties(at: index)
         return try destination(width: deliveredWidth(header), height: deliveredHeight(header), format: format, bytesPerRow: bytesPerRow)
     }
 
@@ -57,38 +61,52 @@ extension ImageSource {
         return Destination(width: width, height: height, bytesPerRow: stride, byteCount: count)
     }
 
-    /// Decodes frame 0 into `buffer` in `format`, row `y` at byte `y × bytesPerRow` (0: tight
-    /// rows): the bytes of `image(at: 0, options: .init(output: .format(format)))` of a
-    /// first-frame-only source, row by row. Bytes past each row's minimum (the padding) are not
-    /// written. The returned `StreamedFrame` carries the decode's properties, warnings and
-    /// truncation (a truncated file's missing rows are written as the one-shot frame shows them).
-    /// Throws `DestinationError` when the buffer cannot take the frame, a `DecodeError` when the
-    /// decode fails (rows already written stay).
-    public func decode(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int = 0, format: PixelFormat) throws -> StreamedFrame {
+    /// Decodes frame `index` into `buffer` in `format`, row `y` at byte `y × bytesPerRow` (0:
+    /// tight rows): the bytes of `image(at: index, options: .init(output: .format(format)))`
+    /// (for frame 0, of a first-frame-only source), row by row. Bytes past each row's minimum
+    /// (the padding) are not written. The returned `StreamedFrame` carries the decode's
+    /// properties, warnings and truncation (a truncated file's missing rows are written as the
+    /// one-shot frame shows them). Throws `DestinationError` when the buffer cannot take the
+    /// frame, a `DecodeError` when the decode fails (rows already written stay).
+    public func decode(at index: Int = 0, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int = 0, format: PixelFormat) throws -> StreamedFrame {
         func check(_ destination: Destination) throws(DestinationError) {
             guard buffer.count >= destination.byteCount else { throw .bufferTooSmall(given: buffer.count, needed: destination.byteCount) }
         }
         // Checked up front when the headers read (no decode is spent on a buffer that cannot
         // take the frame); a file whose headers do not read is checked at its first band.
-        if let header = try? properties() {
+        if let header = try? properties(at: index) {
             try check(destination(width: deliveredWidth(header), height: deliveredHeight(header), format: format, bytesPerRow: bytesPerRow))
+        }
+        if index != 0 {
+            let decoded = try decode(at: index, options: ImageDecodingOptions(output: .format(format)))
+            let destination = try Self.layout(width: decoded.bitmap.width, height: decoded.bitmap.height, format: format, bytesPerRow: bytesPerRow)
+            try check(destination)
+            Self.copyRows(of: decoded.bitmap, firstRow: 0, into: buffer, destination)
+            return StreamedFrame(properties: decoded.properties, warnings: decoded.warnings, truncation: decoded.truncation, streamed: false)
         }
         var layout: Destination?
         return try decodeRows(output: .format(format)) { band in
             let destination = try layout ?? Self.layout(width: band.rows.width, height: band.frameHeight, format: format, bytesPerRow: bytesPerRow)
             if layout == nil { try check(destination) }
             layout = destination
-            let rows = band.rows
-            let rowBytes = rows.bytesPerRow   // tight: the format's minimum, what each row copies
-            // Bounds: the band's rows lie inside the frame (decodeRows delivers rows 0 ..<
-            // frameHeight, full width), and `check` made bytesPerRow × frameHeight ≤ buffer.count.
-            guard rows.width == destination.width, band.firstRow >= 0, band.firstRow + rows.height <= destination.height,
-                  rowBytes <= destination.bytesPerRow, let base = buffer.baseAddress else { return }
-            rows.bytes.withUnsafeBytes { source in
-                guard let from = source.baseAddress else { return }
-                for r in 0..<rows.height {
-                    (base + (band.firstRow + r) * destination.bytesPerRow).copyMemory(from: from + r * rowBytes, byteCount: rowBytes)
-                }
+            Self.copyRows(of: band.rows, firstRow: band.firstRow, into: buffer, destination)
+        }
+    }
+
+    /// Rows of `rows` (tight, as every delivered bitmap) to rows `firstRow…` of the buffer.
+    /// Rows that would not fit the destination are not copied (the decode's own sizes make
+    /// that unreachable; the guard keeps a disagreement from writing out of bounds).
+    private static func copyRows(of rows: Bitmap, firstRow: Int, into buffer: UnsafeMutableRawBufferPointer,
+                                 _ destination: Destination) {
+        let rowBytes = rows.bytesPerRow   // tight: the format's minimum, what each row copies
+        // Bounds: the rows lie inside the frame (decodeRows delivers rows 0 ..< frameHeight,
+        // full width), and the caller checked bytesPerRow × height ≤ buffer.count.
+        guard rows.width == destination.width, firstRow >= 0, firstRow + rows.height <= destination.height,
+              rowBytes <= destination.bytesPerRow, destination.byteCount <= buffer.count, let base = buffer.baseAddress else { return }
+        rows.bytes.withUnsafeBytes { source in
+            guard let from = source.baseAddress else { return }
+            for r in 0..<rows.height {
+                (base + (firstRow + r) * destination.bytesPerRow).copyMemory(from: from + r * rowBytes, byteCount: rowBytes)
             }
         }
     }

@@ -1,11 +1,13 @@
 import Testing
 @testable import PureImage
 
-/// `ImageSource.decode(into:bytesPerRow:format:)` writes exactly the rows of a first-frame-only
-/// `image(at: 0)` into the caller's buffer, tight or padded, and leaves the padding alone — on
-/// every generated file of every format, in five pixel formats.
+/// `ImageSource.decode(at:into:bytesPerRow:format:)` writes exactly the rows of a
+/// first-frame-only `image(at: 0)` into the caller's buffer, tight or padded, and leaves the
+/// padding alone — on every generated file of every format, in seven pixel formats (16-bit and
+/// a little-endian 32-bit order among them); later frames and pages equal `image(at:)`.
 @Suite struct CallerMemoryTests {
-    static let formats: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .rgb8, .gray8]
+    static let formats: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .rgb8, .gray8, .rgba16,
+                                         PixelFormat(colorModel: .rgb, bitsPerComponent: 8, alphaInfo: .first, byteOrder: .order32Little)]
     /// What the padding is filled with before the decode (and must still hold after it).
     static let fill: UInt8 = 0xA5
 
@@ -91,7 +93,55 @@ import Testing
                 if case .rows = outcome { written += 1 }
             }
         }
-        #expect(compared >= 6000 && written >= 5000, "\(compared) compared, \(written) written")
+        #expect(compared >= 8000 && written >= 7000, "\(compared) compared, \(written) written")
+    }
+
+    /// Frames after the first (GIF, APNG and WebP animations, TIFF pages): the buffer holds
+    /// `image(at: index)`'s rows, tight and padded, with the size `destination(at:)` gives.
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"))
+    func laterFramesDecodeIntoCallerMemory() throws {
+        let paths = GIFTest.files(under: GeneratedCorpus.root).filter { !$0.hasSuffix(".tsv") }
+        var compared = 0
+        for path in paths {
+            guard let bytes = try? ImageFiles.read(path), let source = try? ImageSource(bytes: bytes),
+                  let count = try? source.properties().frameCount, count > 1 else { continue }
+            for index in Set([1, count - 1]) {
+                for (format, padding) in [(PixelFormat.rgba8, 0), (.display(hasAlpha: true), 13), (.rgba16, 6)] {
+                    let what = "\(path) frame \(index) \(format) +\(padding)"
+                    let expected: Bitmap
+                    do {
+                        expected = try source.image(at: index, options: .init(output: .format(format)))
+                    } catch {
+                        var buffer = [UInt8](repeating: 0, count: 16)
+                        #expect(throws: (any Error).self, "\(what)") { try buffer.withUnsafeMutableBytes { _ = try source.decode(at: index, into: $0, format: format) } }
+                        continue
+                    }
+                    let tight = expected.tightBytes.count / max(1, expected.height)
+                    let destination = try source.destination(at: index, format: format, bytesPerRow: tight + padding)
+                    #expect(destination.width == expected.width && destination.height == expected.height, "\(what): \(destination)")
+                    var buffer = [UInt8](repeating: Self.fill, count: destination.byteCount)
+                    _ = try buffer.withUnsafeMutableBytes { try source.decode(at: index, into: $0, bytesPerRow: destination.bytesPerRow, format: format) }
+                    var rows: [UInt8] = []
+                    for y in 0..<destination.height {
+                        let start = y * destination.bytesPerRow
+                        rows += buffer[start ..< start + tight]
+                        #expect(buffer[start + tight ..< start + destination.bytesPerRow].allSatisfy { $0 == Self.fill }, "\(what): padding of row \(y)")
+                    }
+                    #expect(rows == expected.tightBytes, "\(what)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared >= 100, "\(compared) later frames compared")
+    }
+
+    @Test func aFramePastTheLastIsRefused() throws {
+        let built = PNGDecoderTests.build(colorType: 6, depth: 8, width: 9, height: 5, seed: 2)
+        let source = try ImageSource(bytes: built.png)
+        var buffer = [UInt8](repeating: 0, count: 9 * 4 * 5)
+        #expect(throws: DecodeError.self) { _ = try source.destination(at: 1, format: .rgba8) }
+        #expect(throws: DecodeError.self) { try buffer.withUnsafeMutableBytes { _ = try source.decode(at: 1, into: $0, format: .rgba8) } }
+        #expect(buffer.allSatisfy { $0 == 0 })
     }
 
     @Test func aBufferThatCannotTakeTheFrameIsRefusedBeforeDecoding() throws {
