@@ -157,36 +157,75 @@ enum TIFFDecompressor {
         } else {
             stream = Array(input)
         }
-        let bitmap: Bitmap
-        do throws(DecodeError) {
-            // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails
-            // there). libtiff (tif_jpeg.c JPEGPreDecode) converts YCbCr to RGB for contiguous
-            // YCbCr pages (JPEGCOLORMODE_RGB) and otherwise has libjpeg pass the components through.
-            var options = DecodeOptions(limits: limits)
-            options.jpegColorHandling = layout.photometric == .ycbcr && !layout.isPlanar ? .yccToRGB : .asStored
-            // Decoded as JPEG, never sniffed: a strip holding another format (a TIFF holding
-            // itself, found by the fuzzer) would otherwise recurse until the stack overflows.
-            let source = try ImageSource(bytes: stream, format: .jpeg, options: options)
-            bitmap = try source.image(options: ImageDecodingOptions(output: .native)).tightlyPacked()
-        } catch {
-            if error.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, error.reason) }
-            return (0, "JPEG: \(error)")
-        }
+        // The page's limits bound the JPEG decoder too (a strip claiming a huge frame fails
+        // there). libtiff (tif_jpeg.c JPEGPreDecode) converts YCbCr to RGB for contiguous
+        // YCbCr pages (JPEGCOLORMODE_RGB) and otherwise has libjpeg pass the components through.
+        var options = DecodeOptions(limits: limits)
+        options.jpegColorHandling = layout.photometric == .ycbcr && !layout.isPlanar ? .yccToRGB : .asStored
         let channels = layout.samplesPerPlane
         let model: ColorModel = channels == 1 ? .gray : (channels == 3 ? .rgb : .cmyk)
-        guard bitmap.format.bitsPerComponent == 8, bitmap.format.componentsPerPixel == channels, bitmap.format.colorModel == model else {
-            // libtiff: "Improper JPEG component count".
-            return (0, "JPEG: \(bitmap.format.componentsPerPixel) components where the page has \(channels)")
+        // libtiff: "Improper JPEG component count".
+        func mismatch(_ format: PixelFormat) -> String? {
+            format.bitsPerComponent == 8 && format.componentsPerPixel == channels && format.colorModel == model
+                ? nil : "JPEG: \(format.componentsPerPixel) components where the page has \(channels)"
         }
-        // Rows of the JPEG image inside the chunk (the JPEG may be narrower or shorter).
+        // Rows of the JPEG image inside the chunk (the JPEG may be narrower or shorter), copied
+        // straight from the decoder's rows as they are finished (no strip-sized bitmap between).
         let rowBytes = layout.chunkRowBytes
-        let copyBytes = min(rowBytes, bitmap.width * channels)
-        let rows = min(output.count / max(rowBytes, 1), bitmap.height)
-        for row in 0..<rows {
-            let from = row * bitmap.bytesPerRow
-            output.replaceSubrange(row * rowBytes ..< row * rowBytes + copyBytes, with: bitmap.bytes[from ..< from + copyBytes])
+        let chunkRows = output.count / max(rowBytes, 1)
+        var rowsCopied = 0
+        var problem: String?
+        // Decoded as JPEG, never sniffed: a strip holding another format (a TIFF holding
+        // itself, found by the fuzzer) would otherwise recurse until the stack overflows.
+        let decoder = JPEGDecoder(options: options)
+        let failure: DecodeError? = output.withUnsafeMutableBytes { chunk -> DecodeError? in
+            decoder.rowSink = { band in
+                guard problem == nil else { return }
+                if let wrong = mismatch(band.format) { problem = wrong; return }
+                let copyBytes = min(rowBytes, band.width * channels)
+                // Bounds: rowsCopied < chunkRows, so the row's copyBytes ≤ rowBytes lie inside
+                // the chunk; the band's rows hold width × channels ≥ copyBytes bytes each.
+                band.bytes.withUnsafeBytes { rows in
+                    guard let from = rows.baseAddress, let to = chunk.baseAddress else { return }
+                    for r in 0..<band.height where rowsCopied < chunkRows {
+                        (to + rowsCopied * rowBytes).copyMemory(from: from + r * band.bytesPerRow, byteCount: copyBytes)
+                        rowsCopied += 1
+                    }
+                }
+            }
+            defer { decoder.rowSink = nil }
+            // As `ImageSource.decode(at: 0)` would: the input is whole, so a decoder asking for
+            // more is truncated, and one that never reached a frame has no frame 0.
+            let session = DecodeSession(format: .jpeg, decoder: decoder, input: InputBuffer(stream, isClosed: true))
+            do throws(DecodeError) {
+                if try session.pump() == .needMoreInput {
+                    return DecodeError(.truncated, format: .jpeg, offset: session.input.readIndex,
+                                       ContainerError.tooShortToIdentify(count: session.input.writeIndex))
+                }
+            } catch {
+                return error
+            }
+            return decoder.availableFrameCount > 0 ? nil
+                : DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: 0, count: 0))
         }
-        return (rows * rowBytes, nil)
+        if let failure {
+            if failure.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, failure.reason) }
+            problem = "JPEG: \(failure)"
+        } else if problem == nil, rowsCopied == 0, let frame = decoder.frame {
+            // No row came (the data ended first): the frame's format still decides.
+            let bits = frame.precision <= 8 ? 8 : 16
+            problem = mismatch(PixelFormat(colorModel: decoder.colorTransform.colorModel, bitsPerComponent: bits, alphaInfo: .none,
+                                           byteOrder: bits == 16 ? .order16Host : .default))
+        }
+        if let problem {
+            // A strip that fails is all zero, whatever rows came before the failure.
+            output.withUnsafeMutableBytes { chunk in _ = chunk.initializeMemory(as: UInt8.self, repeating: 0) }
+            return (0, problem)
+        }
+        // Rows the data did not reach stay zero; they count as written, as the one-shot
+        // frame's zero rows did.
+        let height = decoder.geometry?.outputHeight ?? rowsCopied
+        return (min(chunkRows, height) * rowBytes, nil)
     }
 
     /// zlib into a fixed-size buffer, stopping once it is full (libtiff's Deflate decoder also
