@@ -30,17 +30,16 @@ enum ProgressionCommand {
             maxTiles >= updates ? i : (updates - 1) * i / max(1, min(maxTiles, updates) - 1)
         })
         let source = IncrementalImageSource()
-        // Each partial image is drawn into its cell as soon as it is taken and then dropped, so
-        // the command holds one partial image at a time, not one per tile.
+        // Each partial image is drawn into its cell band by band as its rows are converted
+        // (`partialImageRows`), so the command holds the decoder's own partial image and one
+        // band of RGBA8 rows at a time — no RGBA8 copy of the whole image, none kept per tile.
         var sheet = ContactSheet(tiles: chosen.count)
         var drawn = 0
         for update in 0..<updates {
             let end = min(bytes.count, (update + 1) * chunkSize)
             source.append(bytes[(update * chunkSize)..<end], final: end == bytes.count)
             if chosen.contains(update) {
-                if let partial = source.partialImage(options: ImageDecodingOptions(output: .format(.rgba8))) {
-                    sheet.draw(partial, at: drawn)
-                }
+                _ = try source.partialImageRows(output: .format(.rgba8)) { band in sheet.draw(band, inCell: drawn) }
                 drawn += 1
             }
         }
@@ -79,23 +78,27 @@ struct ContactSheet {
         }
     }
 
-    /// Draws `tile` (RGBA8) into cell `index`, "over" the checkerboard with its straight alpha.
-    mutating func draw(_ tile: Bitmap, at index: Int) {
-        let tile = tile.tightlyPacked()
-        guard tile.width > 0, tile.height > 0, tile.format.bitsPerPixel == 32 else { return }
+    /// Draws a band of a tile's RGBA8 rows into cell `index`, "over" the checkerboard with
+    /// their straight alpha: the cell's rows whose nearest-neighbour source row is in the band.
+    mutating func draw(_ band: RowBand, inCell index: Int) {
+        let rows = band.rows.tightlyPacked()
+        let tileWidth = rows.width, tileHeight = band.frameHeight
+        guard tileWidth > 0, tileHeight > 0, rows.format.bitsPerPixel == 32 else { return }
         let cell = Self.cell, gap = Self.gap
         // Shrink large images to fit; enlarge small ones (up to 8×) so their progress is visible.
-        let scale = min(Double(cell) / Double(tile.width), Double(cell) / Double(tile.height), 8)
-        let w = max(1, Int(Double(tile.width) * scale)), h = max(1, Int(Double(tile.height) * scale))
+        let scale = min(Double(cell) / Double(tileWidth), Double(cell) / Double(tileHeight), 8)
+        let w = max(1, Int(Double(tileWidth) * scale)), h = max(1, Int(Double(tileHeight) * scale))
         let left = gap + (index % columns) * (cell + gap), top = gap + (index / columns) * (cell + gap)
         guard top + h <= height, left + w <= width else { return }
         for y in 0..<h {
+            let sy = min(tileHeight - 1, Int(Double(y) / scale)) - band.firstRow
+            guard sy >= 0, sy < rows.height else { continue }
             for x in 0..<w {
-                let sx = min(tile.width - 1, Int(Double(x) / scale)), sy = min(tile.height - 1, Int(Double(y) / scale))
-                let s = (sy * tile.width + sx) * 4, d = ((top + y) * width + left + x) * 4
-                let a = Int(tile.bytes[s + 3])
+                let sx = min(tileWidth - 1, Int(Double(x) / scale))
+                let s = (sy * tileWidth + sx) * 4, d = ((top + y) * width + left + x) * 4
+                let a = Int(rows.bytes[s + 3])
                 for c in 0..<3 {
-                    pixels[d + c] = UInt8((Int(tile.bytes[s + c]) * a + Int(pixels[d + c]) * (255 - a) + 127) / 255)
+                    pixels[d + c] = UInt8((Int(rows.bytes[s + c]) * a + Int(pixels[d + c]) * (255 - a) + 127) / 255)
                 }
             }
         }

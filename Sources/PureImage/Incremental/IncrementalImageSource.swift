@@ -186,6 +186,47 @@ public final class IncrementalImageSource {
     }
 }
 
+extension IncrementalImageSource {
+    /// `partialImage(options:)`'s rows without that image: `body` gets them top to bottom in
+    /// bands of about 1 MiB of the decoder's rows, each converted to `output` as it is handed
+    /// over, so the only full-size image is the one the decoder itself renders (a progressive
+    /// JPEG's preview, a composed canvas) — not a converted copy beside it. The bands hold the
+    /// same bytes as `partialImage(options: .init(output: output))`, not-decoded area included;
+    /// orientation is not applied (`properties.orientation` says how to show them). Returns
+    /// false, calling `body` never, where `partialImage` gives nil (nothing to show yet, or a
+    /// conversion the output format does not allow) — except that the budget check
+    /// `partialImage` makes for its converted copy does not apply, there being no such copy.
+    /// An error thrown by `body` stops the delivery and is rethrown.
+    public func partialImageRows(output: ImageDecodingOptions.Output = .canonicalRGBA, _ body: (RowBand) throws -> Void) throws -> Bool {
+        guard let session else { return false }
+        let decoder = session.decoder
+        let native: Bitmap, decodedRows: Int
+        if !status.isFinal, let partial = decoder.partialFrame() {
+            (native, decodedRows) = (partial.bitmap, partial.decodedRows)
+        } else {
+            // As `image(at: available − 1)`, which `partialImage` falls back to.
+            if status == .invalidData && error != nil { return false }
+            let available = status.isFinal ? decoder.availableFrameCount : decoder.completedFrameCount
+            guard available > 0, let frame = try? decoder.frame(at: available - 1) else { return false }
+            (native, decodedRows) = (frame, frame.height)
+        }
+        let hasAlpha = decoder.properties?.hasAlpha ?? true
+        // The first band's conversion answers for all (the format is the same in each): a
+        // format the conversion refuses calls `body` never, as `partialImage` gives nil.
+        var refused = false
+        try native.forEachBand(rowsPerBand: (1 << 20) / max(1, native.bytesPerRow)) { (top, band) throws in
+            guard !refused else { return }
+            guard var rows = try? ImageSource.convert(band, to: output, hasAlpha: hasAlpha, format: session.format) else {
+                refused = true
+                return
+            }
+            rows.clearRows(from: decodedRows - top)
+            try body(RowBand(firstRow: top, frameHeight: native.height, rows: rows))
+        }
+        return !refused
+    }
+}
+
 extension Bitmap {
     /// Rows `from ..< height` become "not decoded": alpha 0 (colour 0) when the format has
     /// alpha, all bytes 0 otherwise. (Used for partial images.)

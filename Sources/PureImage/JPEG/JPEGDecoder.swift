@@ -340,14 +340,17 @@ final class JPEGDecoder: FormatDecoder {
             renderer.markAllReady()
             renderer.emitRows()
         }
+        // The last scan's preview (a whole image) goes before the final one is rendered, not
+        // after: with both and the coefficients alive, an incremental progressive decode peaked
+        // at a third more memory than a one-shot one.
+        partialCache = nil
         renderWholeImage()
         // A single-scan file reaches EOI only after its scan decoded every MCU (missing data
         // decodes as zeros), so its rows are all out by now.
         assert(renderer.isComplete)
-        // The image is rendered: its coefficients (2 bytes a sample, more than the output) and
-        // the last scan's preview go before the caller converts the output.
+        // The image is rendered: its coefficients (2 bytes a sample, more than the output) go
+        // before the caller converts the output.
         if !keepsWholeImage { store = nil }
-        partialCache = nil
         state = .done
     }
 
