@@ -121,6 +121,11 @@ struct TIFFOldJPEG: Sendable {
         // Step 3: the tables from the tags.
         let luma = tagSubsampling ?? [2, 2]
         subsampling = (luma.first ?? 2, luma.count > 1 ? luma[1] : 2)
+        // The frame header built below holds each factor in 4 bits (T.81 B.2.2: 1–4); TIFF 6.0
+        // allows 1, 2 and 4 (found by the fuzzer: a larger value trapped converting to UInt8).
+        guard [1, 2, 4].contains(subsampling.0), [1, 2, 4].contains(subsampling.1) else {
+            throw fail("old-style JPEG YCbCrSubSampling \(subsampling.0)×\(subsampling.1) is not made of 1, 2 or 4")
+        }
         guard let qOffsets = try directory.integers(519, reader: reader, maxCount: 4), qOffsets.count >= samples,
               let dcOffsets = try directory.integers(520, reader: reader, maxCount: 4), dcOffsets.count >= samples,
               let acOffsets = try directory.integers(521, reader: reader, maxCount: 4), acOffsets.count >= samples else {
