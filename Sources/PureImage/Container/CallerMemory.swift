@@ -10,9 +10,9 @@ extension ImageSource {
     /// reduction applied; an animation frame has the canvas size, a TIFF page its own), the
     /// row stride, and the bytes the buffer needs (`bytesPerRow × height`).
     public struct Destination: Sendable, Hashable {
-        /// Width of frame 0 as decoded, in pixels.
+        /// Width of the frame as decoded, in pixels.
         public var width: Int
-        /// Height of frame 0 as decoded, in pixels (rows).
+        /// Height of the frame as decoded, in pixels (rows).
         public var height: Int
         /// Bytes from one row to the next in the buffer (the minimum when 0 was asked for).
         public var bytesPerRow: Int

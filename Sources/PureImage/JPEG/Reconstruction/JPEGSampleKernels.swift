@@ -16,7 +16,8 @@ protocol JPEGSampleKernels {
     associatedtype Sample: FixedWidthInteger & UnsignedInteger
     /// The IDCT multiplier libjpeg-turbo makes of a quantization table entry.
     static func multiplier(_ quantizer: UInt16) -> Int32
-    /// The IDCT with `blockSize` × `blockSize` outputs (8, or 4, 2, 1 when scaling).
+    /// The IDCT with `blockSize` × `blockSize` outputs (8, or 4, 2, 1 when scaling), one block
+    /// at a time (block smoothing hands blocks over one by one; whole rows use `idctRow`).
     static func idct(blockSize: Int) -> JPEGIDCT<Sample>
     /// The IDCT of `count` consecutive blocks of a block row (64 coefficients apart), block x
     /// written at `output + x × blockSize`: one loop of direct calls per size, where the
