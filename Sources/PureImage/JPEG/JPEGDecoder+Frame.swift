@@ -88,8 +88,7 @@ extension JPEGDecoder {
         if let rowSink {
             let width = geometry.outputWidth, precision = frame.precision
             let bits = precision <= 8 ? 8 : 16
-            let format = PixelFormat(colorModel: transform.colorModel, bitsPerComponent: bits, alphaInfo: .none,
-                                     byteOrder: bits == 16 ? .order16Host : .default)
+            let format = Self.nativeFormat(transform.colorModel, bits: bits)
             sink = { row in
                 rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row))
                     .withSignificantBits(precision))

@@ -110,13 +110,20 @@ final class JPEGDecoder: FormatDecoder {
         return nativeBitmap(renderer, rows: renderer.geometry.outputHeight, bytes: renderer.pixels)
     }
 
+    /// The native pixel format: `model`'s samples, 8 bits, or 16 in host byte order.
+    static func nativeFormat(_ model: ColorModel, bits: Int) -> PixelFormat {
+        PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: .none, byteOrder: bits == 16 ? .order16Host : .default)
+    }
+
+    /// The format of `frame(at: 0)` and of the rows `rowSink` gets, once the frame is set up.
+    var nativeFormat: PixelFormat? { renderer.map { Self.nativeFormat($0.transform.colorModel, bits: $0.bitsPerSample) } }
+
     /// `rows` rows of the renderer's output as a native bitmap: gray, RGB or CMYK samples of 8
     /// bits, or of 16 bits in host byte order (12-bit and lossless files above 8 bits), which
     /// use the frame's precision (`Bitmap.significantBitsPerComponent`).
     func nativeBitmap(_ renderer: AnyJPEGRenderer, rows: Int, bytes: [UInt8]) -> Bitmap {
         let bits = renderer.bitsPerSample
-        let format = PixelFormat(colorModel: renderer.transform.colorModel, bitsPerComponent: bits, alphaInfo: .none,
-                                 byteOrder: bits == 16 ? .order16Host : .default)
+        let format = Self.nativeFormat(renderer.transform.colorModel, bits: bits)
         return Bitmap(uncheckedWidth: renderer.geometry.outputWidth, height: rows, format: format, bytesPerRow: renderer.rowBytes, bytes: bytes)
             .withSignificantBits(frame?.precision ?? bits)
     }

@@ -211,11 +211,9 @@ enum TIFFDecompressor {
         if let failure {
             if failure.kind == .unsupported { throw DecodeError(.unsupported, format: .tiff, offset: offset, failure.reason) }
             problem = "JPEG: \(failure)"
-        } else if problem == nil, rowsCopied == 0, let frame = decoder.frame {
+        } else if problem == nil, rowsCopied == 0, let format = decoder.nativeFormat {
             // No row came (the data ended first): the frame's format still decides.
-            let bits = frame.precision <= 8 ? 8 : 16
-            problem = mismatch(PixelFormat(colorModel: decoder.colorTransform.colorModel, bitsPerComponent: bits, alphaInfo: .none,
-                                           byteOrder: bits == 16 ? .order16Host : .default))
+            problem = mismatch(format)
         }
         if let problem {
             // A strip that fails is all zero, whatever rows came before the failure.
