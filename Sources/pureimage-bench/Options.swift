@@ -42,8 +42,9 @@ writes the schema described in Docs/Performance.md.
   --memory KIND   fresh (default): glibc's malloc thresholds fixed at 128 KiB, so every large
                   buffer is mapped fresh from the kernel on every call, on both sides (page
                   faults included) — the same in every process, which keeps ratios repeatable;
-                  reuse: glibc's adaptive default (freed buffers kept and reused: faster, but
-                  what is reused depends on the process's history; ratios move by up to 16 %)
+                  reuse: the mmap threshold fixed at 32 MiB and trimming off, so buffers under
+                  32 MiB are freed to the heap and reused, pages already faulted in, on both
+                  sides (the compute-only view; also the same in every process)
 """
 
 // The default run (74 timed cases with the 1/8-scale and incremental rows, up to four sides a

@@ -278,12 +278,14 @@ void pi_ref_library_versions(char *buffer, size_t size);
 uint32_t pi_ref_crc32(uint32_t crc, const uint8_t *data, size_t size);
 
 // ---- The bench's allocator --------------------------------------------------------------
-// glibc only: fixes malloc's mmap and trim thresholds at `bytes` (mallopt M_MMAP_THRESHOLD and
-// M_TRIM_THRESHOLD), which also turns off glibc's dynamic threshold. Every allocation of at least
-// `bytes` is then mapped fresh from the kernel and unmapped when freed, in every process and at
-// every point of a run, instead of whatever the allocation history so far made glibc do.
-// Returns 1 when both settings took, 0 otherwise (including on other C libraries).
-int pi_bench_fixed_malloc_thresholds(size_t bytes);
+// glibc only: fixes malloc's mmap threshold at `mmap_bytes` and its trim threshold at
+// `trim_bytes` (mallopt M_MMAP_THRESHOLD and M_TRIM_THRESHOLD), which also turns off glibc's
+// dynamic thresholds. Every allocation of at least `mmap_bytes` is then mapped fresh from the
+// kernel and unmapped when freed, and free heap memory at the top is returned to the kernel only
+// past `trim_bytes` — the same in every process and at every point of a run, instead of whatever
+// the allocation history so far made glibc do. Returns 1 when both settings took, 0 otherwise
+// (a value over INT_MAX, glibc's refusal, or another C library).
+int pi_bench_fixed_malloc_thresholds(size_t mmap_bytes, size_t trim_bytes);
 
 #ifdef __cplusplus
 }
