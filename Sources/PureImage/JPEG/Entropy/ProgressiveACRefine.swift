@@ -9,6 +9,16 @@ extension BaselineScan {
     /// than 0 or 1 is a warning and read as 1; `(coef & p1) == 0` guards each correction, which
     /// makes a retried MCU harmless except for new coefficients (undone in `run`).
     ///
+    /// The walk is done on masks rather than coefficient by coefficient: `nonZero` has bit k
+    /// set when the coefficient at zigzag index k is non-zero, so a run of R zero coefficients
+    /// ends at the (R+1)-th clear bit, and the correction bits on the way are one per set bit
+    /// before it — taken from the bit state in one piece when they are in hand. Testing each
+    /// coefficient on the way, as jdphuff.c does, is a branch the processor cannot predict
+    /// (which coefficients are non-zero is the image itself); it was half of a progressive
+    /// decode's time. The mask is exact: a coefficient the walk has not reached yet has not
+    /// been written in this block (corrections and the new value go to indices already walked),
+    /// so its bit says what the coefficient-by-coefficient walk would have read there.
+    ///
     /// The bit state lives in a local `HotBits` as in `decodeBlock`: symbols whose code is
     /// within the lookahead and single bits (sign, correction, EOBRUN extension) are taken on
     /// it when they are in hand; anything else goes through the careful calls, which fill at
@@ -21,6 +31,9 @@ extension BaselineScan {
         let m1 = Int16(truncatingIfNeeded: -1 << al)
         newNonZeroBlock = block
         var bits = HotBits(state.reader)
+        // Bound: the scan header keeps 1 ≤ Ss and Se ≤ 63 (an empty band, Ss > Se, gives 0).
+        let band = RefineMask.indices(from: ss, through: se)
+        var nonZero = RefineMask.nonZero(block) & band
         var k = ss
         if state.eobRun == 0 {
             while k <= se {
@@ -40,8 +53,8 @@ extension BaselineScan {
                     guard rs >= 0 else { return false }
                     bits = HotBits(state.reader)
                 }
-                var r = rs >> 4
-                var s = rs & 15
+                let r = rs >> 4
+                let s = rs & 15
                 var newValue: Int16 = 0
                 if s != 0 {
                     if s != 1 {
@@ -50,7 +63,6 @@ extension BaselineScan {
                     }
                     guard let sign = bits.bit(&state.reader, base, end: end, closed: closed) else { return false }
                     newValue = sign != 0 ? p1 : m1
-                    s = 1
                 } else if r != 15 {
                     var run = 1 << r
                     if r > 0 {
@@ -67,26 +79,25 @@ extension BaselineScan {
                     state.eobRun = run
                     break
                 }
-                // Skip r zero-history coefficients, correcting the non-zero ones on the way.
-                repeat {
-                    // Bound: k ≤ se ≤ 63 inside this loop.
-                    let position = Int(natural[k])
-                    let coefficient = block[position]
-                    if coefficient != 0 {
-                        guard let correction = bits.bit(&state.reader, base, end: end, closed: closed) else { return false }
-                        if correction != 0 && coefficient & p1 == 0 {
-                            block[position] = coefficient >= 0 ? coefficient &+ p1 : coefficient &+ m1
-                        }
-                    } else {
-                        r &-= 1
-                        if r < 0 { break }
-                    }
-                    k &+= 1  // Bound: k ≤ se + 1 ≤ 64
-                } while k <= se
+                // Skip r zero-history coefficients, correcting the non-zero ones on the way: the
+                // walk stops at the (r+1)-th zero from k, or runs past the band (se + 1) when
+                // there are not that many.
+                var zeros = ~nonZero & band & RefineMask.indices(from: k, through: 63)
+                var skip = r
+                while skip > 0 && zeros != 0 {
+                    zeros &= zeros &- 1
+                    skip &-= 1
+                }
+                let stop = zeros == 0 ? se + 1 : zeros.trailingZeroBitCount   // ≤ se + 1 ≤ 64
+                guard takeCorrections(nonZero & band & RefineMask.indices(from: k, below: stop), &bits, base, end: end,
+                                      closed: closed, block: block, p1: p1, m1: m1) else { return false }
+                k = stop
                 if s != 0 {
-                    // Bound: k ≤ se + 1 ≤ 64 < 80 entries (64 maps to 63).
+                    // Bound: k ≤ se + 1 ≤ 64 < 80 entries (64 maps to 63). Past the band (no
+                    // zero left for it) the value lands where jdphuff.c puts it: natural[se + 1].
                     let position = Int(natural[k])
                     block[position] = newValue
+                    if k < 64 { nonZero |= 1 &<< UInt64(k) }
                     if recordsUndo { newNonZero.append(position) }  // only an MCU that may suspend retries
                 }
                 k += 1
@@ -94,20 +105,42 @@ extension BaselineScan {
         }
         if state.eobRun > 0 {
             // The rest of the band in a block covered by an EOB run: corrections only.
-            while k <= se {
-                let position = Int(natural[k])
-                let coefficient = block[position]
-                if coefficient != 0 {
-                    guard let correction = bits.bit(&state.reader, base, end: end, closed: closed) else { return false }
-                    if correction != 0 && coefficient & p1 == 0 {
-                        block[position] = coefficient >= 0 ? coefficient &+ p1 : coefficient &+ m1
-                    }
-                }
-                k &+= 1
+            if k <= se {
+                guard takeCorrections(nonZero & band & RefineMask.indices(from: k, through: 63), &bits, base, end: end,
+                                      closed: closed, block: block, p1: p1, m1: m1) else { return false }
             }
             state.eobRun -= 1
         }
         bits.store(into: &state.reader)
+        return true
+    }
+
+    /// One correction bit for each coefficient in `corrections` (zigzag indices, ascending):
+    /// if the bit is set and the coefficient lacks 2^Al, its magnitude gains 2^Al. Bits in
+    /// hand are taken up to 32 at a time; when none is, the careful single-bit read fills (and
+    /// may ask to suspend: false), exactly where the coefficient-by-coefficient walk would.
+    @inline(__always)
+    private mutating func takeCorrections(_ corrections: UInt64, _ bits: inout HotBits, _ base: UnsafePointer<UInt8>, end: Int,
+                                          closed: Bool, block: UnsafeMutablePointer<Int16>, p1: Int16, m1: Int16) -> Bool {
+        var pending = corrections
+        while pending != 0 {
+            if bits.bitCount == 0 {
+                guard let bit = bits.bit(&state.reader, base, end: end, closed: closed) else { return false }
+                RefineMask.correct(block, natural, at: pending.trailingZeroBitCount, bit: bit, p1: p1, m1: m1)
+                pending &= pending &- 1
+                continue
+            }
+            // 1 ≤ count ≤ 32 ≤ 64: `peek` and `consume` take that many.
+            let count = min(pending.nonzeroBitCount, bits.bitCount, 32)
+            let word = bits.peek(count)
+            bits.consume(count)
+            var shift = count
+            repeat {
+                shift &-= 1
+                RefineMask.correct(block, natural, at: pending.trailingZeroBitCount, bit: (word &>> shift) & 1, p1: p1, m1: m1)
+                pending &= pending &- 1
+            } while shift > 0
+        }
         return true
     }
 }
