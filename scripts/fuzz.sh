@@ -41,9 +41,21 @@ case "$format" in png|jpeg|gif|tiff|webp|any) ;; *) echo "fuzz.sh: unknown forma
 # the PNG corpus, measured), and the dictionaries in Fuzz/dictionaries supply the magic values
 # (chunk types, markers, tags) that tracing would otherwise discover.
 echo "== building fuzz-$format (release, -sanitize=fuzzer,address)"
+# A failed build must stop the run: the binary left from an earlier build would otherwise be
+# fuzzed as if it were this tree's. (SwiftPM has also kept a stale list of the library's
+# files in this package's build plan: a file added to Sources/PureImage was missing from the
+# compile. Touching the manifest makes it plan again, at the cost of a few seconds.)
+mkdir -p .fuzz
+touch Fuzz/Package.swift
+build_status=0
 swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address \
-  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table --product "fuzz-$format" 2>&1 \
-  | grep -E "error|Compiling|Build complete" || true
+  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table --product "fuzz-$format" >".fuzz/build-$format.log" 2>&1 \
+  || build_status=$?
+grep -E "error|Compiling|Build complete" ".fuzz/build-$format.log" || true
+if [ "$build_status" -ne 0 ]; then
+  echo "fuzz.sh: building fuzz-$format failed (exit $build_status); see .fuzz/build-$format.log" >&2
+  exit 1
+fi
 binary=Fuzz/.build/release/fuzz-$format
 [ -x "$binary" ] || { echo "fuzz.sh: $binary was not built" >&2; exit 1; }
 
