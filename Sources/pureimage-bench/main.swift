@@ -201,6 +201,7 @@ if let load = Double(machine.loadAverageAtStart.split(separator: " ").first ?? "
 // bytes stay in memory for the passes.
 var runs: [CaseRun] = []
 CaseFactory.incrementalMinimumPixels = options.quick ? 250_000 : 4_000_000
+CaseFactory.displayMinimumPixels = options.quick ? 250_000 : 3_000_000
 for (path, display) in inputFiles() {
     guard let bytes = try? ImageFiles.read(path), case .format(let format) = FormatSniffer.sniff(bytes),
           options.formats.contains(format.rawValue) else { continue }
@@ -308,11 +309,12 @@ func geometricMean(_ ratios: [Double]) -> Double {
 if !timed.isEmpty {
     // Geometric mean of the ratios per format: one headline number per decoder.
     for format in ImageFormat.allCases {
-        for kind in ["decode 1/8", "decode", "incremental", "downscale", "properties"] {
+        for kind in ["decode 1/8", "decode", "incremental", "display", "downscale", "properties"] {
             let rows = timed.filter { $0.benchCase.format == format && ($0.benchCase.kind.label == kind || kind != "decode" && $0.benchCase.kind.label.hasPrefix(kind)) }
             let ratios = rows.compactMap(\.ratio)
             guard !ratios.isEmpty else { continue }
             let against = kind == "incremental" ? "incremental 4 KiB vs PureImage one-shot"
+                : kind == "display" ? "display BGRA vs PureImage native"
                 : kind == "properties" ? "headers only vs the reference's header call"
                 : kind == "downscale" ? "PureImage downscale vs the reference's full decode" : "vs the reference library"
             var line = "\(format.rawValue): geometric mean ratio \(fixed(geometricMean(ratios), 2)) over \(ratios.count) cases (\(kind): \(against))"
