@@ -31,6 +31,12 @@ public struct DecodeOptions: Hashable, Sendable {
     /// headers only. No frame becomes available.
     var propertiesOnly = false
 
+    /// Internal: an 8-bit colour or gray JPEG writes this 4-byte RGB format itself
+    /// (`FourByteRGB`) instead of its samples, so that `ImageSource.decode(at:)` to canonical
+    /// RGBA or the display format makes one full-size image, not a native one and then its
+    /// conversion. Other JPEGs (CMYK, 12-bit, lossless above 8 bits) and formats ignore it.
+    var jpegDirectFormat: PixelFormat?
+
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as
     /// `CGImageSourceCreateImageAtIndex` reads one directory). The IFD chain is still walked to
     /// its end, so `frameCount` is exact; no other page is decoded, and the decode's properties,

@@ -53,6 +53,8 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 /// - `decode(at:)` / `image(at:)` run the format's decoder once, on first use, and keep it:
 ///   later frames of an animation are composed from its cached canvas. A TIFF page is decoded
 ///   alone (the IFD chain walked, no other page decoded), and the last page decoded is kept.
+///   One exception: a JPEG asked for in a 4-byte RGB format (canonical RGBA, display) before
+///   any other decode is decoded straight into that format and not kept (Docs/ImageSource.md).
 /// - Every bitmap returned has tight rows (`bytesPerRow == format.minimumBytesPerRow(width:)`).
 /// - `thumbnail` and `decodedAndScaledDown` stream a decode of their own through the resampler.
 ///
@@ -233,6 +235,10 @@ public final class ImageSource: Sendable {
         if let pageCount, index < 0 || index >= pageCount {
             throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: pageCount))
         }
+        if format == .jpeg, index == 0, let direct = Self.directJPEGFormat(for: decoding.output),
+           let frame = try decodeJPEGDirect(direct, decoding) {
+            return frame
+        }
         return try caches.withLock { (caches) throws(DecodeError) -> DecodedFrame in
             let session = format == .tiff ? try Self.finishedPageSession(&caches, page: index, bytes: bytes, options: options)
                                           : try Self.finishedSession(&caches, format: format, bytes: bytes, options: options)
@@ -244,6 +250,44 @@ public final class ImageSource: Sendable {
             let bitmap = try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
             return DecodedFrame(session, index: index, bitmap: bitmap)
         }
+    }
+
+    /// The 4-byte format a JPEG's renderer can write for `output` itself (`FourByteRGB`):
+    /// canonical RGBA (`.rgba8` for 8-bit files, which are the ones it applies to), the display
+    /// format (a JPEG has no alpha), or an explicit 32-bit RGB format.
+    private static func directJPEGFormat(for output: ImageDecodingOptions.Output) -> PixelFormat? {
+        let target: PixelFormat
+        switch output {
+        case .canonicalRGBA: target = .rgba8
+        case .display: target = .display(hasAlpha: false)
+        case .format(let format): target = format
+        case .native, .libtiffRGBA: return nil
+        }
+        return FourByteRGB(target: target) == nil ? nil : target
+    }
+
+    /// A JPEG decoded by a decode of its own whose renderer writes `direct` (see
+    /// `DecodeOptions.jpegDirectFormat`): one full-size image, where decoding to RGB and
+    /// converting held two (a 6 MP RGBA decode: 42 MB → 24 MB, and 40 → 25 ms). Nil when the
+    /// shared decode has run already (its frame is converted as usual). The decode is not kept:
+    /// like `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`, asking again
+    /// decodes again. CMYK and 12-bit files come out of it native and are converted by
+    /// `deliver` as from the shared decode, so the pixels are the same either way.
+    private func decodeJPEGDirect(_ direct: PixelFormat, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
+        if caches.withLock({ $0.session != nil }) { return nil }
+        var directOptions = options
+        directOptions.jpegDirectFormat = direct
+        let session = DecodeSession(format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: directOptions),
+                                    input: InputBuffer(bytes, isClosed: true))
+        if try session.pump() == .needMoreInput {
+            throw DecodeError(.truncated, format: .jpeg, offset: session.input.readIndex,
+                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
+        }
+        guard session.decoder.availableFrameCount > 0 else {
+            throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: 0, count: 0))
+        }
+        let bitmap = try Self.deliver(try session.decoder.frame(at: 0), decoder: session.decoder, format: .jpeg, options: decoding)
+        return DecodedFrame(session, index: 0, bitmap: bitmap)
     }
 
     /// Frame `index`'s pixels alone: `decode(at:options:).bitmap`.
@@ -317,7 +361,8 @@ public final class ImageSource: Sendable {
         case .format(let format): target = format
         case .libtiffRGBA: target = .rgba8Premultiplied
         }
-        let copies = (decoding.output == .native ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
+        // (A decoder that wrote the target itself needs no converted copy.)
+        let copies = (decoding.output == .native || native.format == target ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
         // Every bitmap the library delivers has tight rows (Docs/Bitmap.md, "Rows").
         let rowBytes = target.minimumBytesPerRow(width: native.width)
         if copies > 0 {

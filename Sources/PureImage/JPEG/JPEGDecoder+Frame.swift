@@ -84,11 +84,16 @@ extension JPEGDecoder {
         // component by component, and rows go out at the end.
         let ring = lossless ? geometry.components.map { multiScan ? $0.sampleHeight : geometry.maxV }
             : Self.mcuRowHeights(geometry, interleaved: multiScan ? count > 1 : firstScan.components.count > 1)
+        // A caller's 4-byte RGB target written by the renderer itself, for 8-bit gray or RGB
+        // output. Not below 8 bits: a lossless file of 2–7 bits has samples a conversion
+        // scales to the full range (`Bitmap.significantBitsPerComponent`), which this skips.
+        let fourByte = frame.precision == 8 && FourByteRGB.writes(transform)
+            ? options.jpegDirectFormat.flatMap(FourByteRGB.init(target:)) : nil
         var sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
         if let rowSink {
             let width = geometry.outputWidth, precision = frame.precision
             let bits = precision <= 8 ? 8 : 16
-            let format = Self.nativeFormat(transform.colorModel, bits: bits)
+            let format = fourByte?.format ?? Self.nativeFormat(transform.colorModel, bits: bits)
             sink = { row in
                 rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row))
                     .withSignificantBits(precision))
@@ -97,7 +102,7 @@ extension JPEGDecoder {
         let renderer: AnyJPEGRenderer
         do {
             renderer = try AnyJPEGRenderer(precision: frame.precision, geometry: geometry, transform: transform, invertCMYK: inverted,
-                                           ringMCURows: ring, budget: budget, rowSink: sink)
+                                           ringMCURows: ring, budget: budget, fourByte: fourByte, rowSink: sink)
         } catch {
             throw error.located(at: offset)
         }
@@ -183,7 +188,7 @@ extension JPEGDecoder {
               let preview = try? AnyJPEGRenderer(precision: frame.precision, geometry: geometry, transform: colorTransform,
                                                   invertCMYK: invertsCMYK,
                                                   ringMCURows: Self.mcuRowHeights(geometry, interleaved: geometry.components.count > 1),
-                                                  budget: budget) else { return nil }
+                                                  budget: budget, fourByte: renderer?.fourByte) else { return nil }
         for (c, table) in latchedQuant.enumerated() {
             if let table { preview.setQuantization(component: c, table) }
         }

@@ -115,15 +115,19 @@ final class JPEGDecoder: FormatDecoder {
         PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: .none, byteOrder: bits == 16 ? .order16Host : .default)
     }
 
-    /// The format of `frame(at: 0)` and of the rows `rowSink` gets, once the frame is set up.
-    var nativeFormat: PixelFormat? { renderer.map { Self.nativeFormat($0.transform.colorModel, bits: $0.bitsPerSample) } }
+    /// The format of `frame(at: 0)` and of the rows `rowSink` gets, once the frame is set up:
+    /// the native format, or the 4-byte RGB format the renderer writes instead
+    /// (`DecodeOptions.jpegDirectFormat`).
+    var nativeFormat: PixelFormat? {
+        renderer.map { $0.fourByte?.format ?? Self.nativeFormat($0.transform.colorModel, bits: $0.bitsPerSample) }
+    }
 
     /// `rows` rows of the renderer's output as a native bitmap: gray, RGB or CMYK samples of 8
     /// bits, or of 16 bits in host byte order (12-bit and lossless files above 8 bits), which
     /// use the frame's precision (`Bitmap.significantBitsPerComponent`).
     func nativeBitmap(_ renderer: AnyJPEGRenderer, rows: Int, bytes: [UInt8]) -> Bitmap {
         let bits = renderer.bitsPerSample
-        let format = Self.nativeFormat(renderer.transform.colorModel, bits: bits)
+        let format = renderer.fourByte?.format ?? Self.nativeFormat(renderer.transform.colorModel, bits: bits)
         return Bitmap(uncheckedWidth: renderer.geometry.outputWidth, height: rows, format: format, bytesPerRow: renderer.rowBytes, bytes: bytes)
             .withSignificantBits(frame?.precision ?? bits)
     }

@@ -6,12 +6,14 @@ enum AnyJPEGRenderer {
     case sixteenBit(JPEGRenderer<TwelveBitSamples>)
 
     /// A renderer for samples of `precision` bits: 8-bit samples up to 8 bits, 16-bit above.
+    /// `fourByte`: write 4-byte RGB pixels instead of the transform's samples, where the
+    /// renderer can (8-bit RGB; see `JPEGRenderer.fourByte`).
     init(precision: Int, geometry: FrameGeometry, transform: JPEGColorTransform, invertCMYK: Bool, ringMCURows: [Int],
-         budget: MemoryBudget, rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
+         budget: MemoryBudget, fourByte: FourByteRGB? = nil, rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
         let maximum = (1 << precision) - 1
         if precision <= 8 {
             self = .eightBit(try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: invertCMYK, maximum: UInt8(maximum),
-                                              ringMCURows: ringMCURows, budget: budget, rowSink: rowSink))
+                                              ringMCURows: ringMCURows, budget: budget, fourByte: fourByte, rowSink: rowSink))
         } else {
             self = .sixteenBit(try JPEGRenderer(geometry: geometry, transform: transform, invertCMYK: invertCMYK, maximum: UInt16(maximum),
                                                 ringMCURows: ringMCURows, budget: budget, rowSink: rowSink))
@@ -38,6 +40,14 @@ enum AnyJPEGRenderer {
         switch self {
         case .eightBit(let r): return r.geometry
         case .sixteenBit(let r): return r.geometry
+        }
+    }
+
+    /// The 4-byte RGB format of the output rows, when the renderer writes one.
+    var fourByte: FourByteRGB? {
+        switch self {
+        case .eightBit(let r): return r.fourByte
+        case .sixteenBit: return nil
         }
     }
 

@@ -68,6 +68,65 @@ enum ColorConversionKernels {
         }
     }
 
+    /// `yccToRGB` into 4-byte pixels in `Order`'s byte order, the fourth byte 255 (an opaque
+    /// pixel: what converting the RGB row to RGBA, BGRA, premultiplied or not, gives). A type
+    /// per order keeps the offsets constants, so the loop vectorises as `yccToRGB` does.
+    /// Bound: inputs read at 0…width − 1, outputs written at 0…4 · width − 1.
+    static func yccToFourBytes<Order: FourByteRGBOrder>(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>,
+                                                        width: Int, _ output: UnsafeMutablePointer<UInt8>, _: Order.Type) {
+        for i in 0..<width {
+            let luma = Int16(y[i]), blueDifference = Int16(cb[i]) &- 128, redDifference = Int16(cr[i]) &- 128
+            let pixel = output + 4 &* i
+            pixel[Order.red] = clamp(red16(luma, redDifference))
+            pixel[Order.green] = clamp(green16(luma, blueDifference, redDifference))
+            pixel[Order.blue] = clamp(blue16(luma, blueDifference))
+            pixel[Order.fill] = 255
+        }
+    }
+
+    /// One output row of 4-byte pixels in `order`, from the rows of `transform` (Y, Cb, Cr;
+    /// R, G, B; or gray, whose one row is passed three times). Bound: as `yccToFourBytes`.
+    static func toFourBytes(_ order: FourByteRGB.Order, from transform: JPEGColorTransform, _ a: UnsafePointer<UInt8>,
+                            _ b: UnsafePointer<UInt8>, _ c: UnsafePointer<UInt8>, width: Int, _ output: UnsafeMutablePointer<UInt8>) {
+        func run<Order: FourByteRGBOrder>(_ type: Order.Type) {
+            switch transform {
+            case .yccToRGB: yccToFourBytes(a, b, c, width: width, output, type)
+            case .gray: grayToFourBytes(a, width: width, output, type)
+            default: rgbToFourBytes(a, b, c, width: width, output, type)
+            }
+        }
+        switch order {
+        case .rgbx: run(RGBXOrder.self)
+        case .bgrx: run(BGRXOrder.self)
+        case .xrgb: run(XRGBOrder.self)
+        case .xbgr: run(XBGROrder.self)
+        }
+    }
+
+    /// Gray samples into 4-byte pixels, R = G = B (gray → RGB replicates). Same bounds.
+    static func grayToFourBytes<Order: FourByteRGBOrder>(_ gray: UnsafePointer<UInt8>, width: Int, _ output: UnsafeMutablePointer<UInt8>,
+                                                         _: Order.Type) {
+        for i in 0..<width {
+            let pixel = output + 4 &* i
+            pixel[Order.red] = gray[i]
+            pixel[Order.green] = gray[i]
+            pixel[Order.blue] = gray[i]
+            pixel[Order.fill] = 255
+        }
+    }
+
+    /// Stored RGB (no transform) into 4-byte pixels, as `yccToFourBytes`. Same bounds.
+    static func rgbToFourBytes<Order: FourByteRGBOrder>(_ r: UnsafePointer<UInt8>, _ g: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
+                                                        width: Int, _ output: UnsafeMutablePointer<UInt8>, _: Order.Type) {
+        for i in 0..<width {
+            let pixel = output + 4 &* i
+            pixel[Order.red] = r[i]
+            pixel[Order.green] = g[i]
+            pixel[Order.blue] = b[i]
+            pixel[Order.fill] = 255
+        }
+    }
+
     /// Bound: as `yccToRGB`, 4 · width bytes out.
     static func ycckToCMYK(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, _ k: UnsafePointer<UInt8>,
                            width: Int, _ output: UnsafeMutablePointer<UInt8>) {

@@ -19,6 +19,9 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     let channels: Int
     /// Bytes per output row.
     let rowBytes: Int
+    /// Set when the output rows are 4-byte RGB pixels (`FourByteRGB`) rather than the
+    /// transform's samples; only for 8-bit samples and the gray and RGB transforms (`FourByteRGB.writes`).
+    let fourByte: FourByteRGB?
 
     private var planes: [UnsafeMutablePointer<Sample>] = []
     private var planeStrides: [Int] = []
@@ -50,14 +53,30 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// The output, full size; the rows not yet emitted are zero.
     var pixels: [UInt8] {
         guard rowSink == nil else { return output }
-        guard !output.isEmpty else { return [UInt8](repeating: 0, count: outputBytes) }
+        guard !output.isEmpty else {
+            var blank = [UInt8](repeating: 0, count: outputBytes)
+            fillOpaque(&blank, from: 0)
+            return blank
+        }
         if !tailZeroed {
             tailZeroed = true
             // Bound: rowsDone ≤ outputHeight, and outputBytes = outputHeight × rowBytes.
             let written = rowsDone * rowBytes
-            if written < output.count { output.withUnsafeMutableBytes { _ = $0[written...].initializeMemory(as: UInt8.self, repeating: 0) } }
+            if written < output.count {
+                output.withUnsafeMutableBytes { _ = $0[written...].initializeMemory(as: UInt8.self, repeating: 0) }
+                fillOpaque(&output, from: written)
+            }
         }
         return output
+    }
+
+    /// Rows not decoded are zero samples; as 4-byte pixels that is black with the fourth byte
+    /// 255, what converting zero RGB rows gives. Bound: `start` is a row boundary, so pixels
+    /// start at multiples of 4 up to `bytes.count`.
+    private func fillOpaque(_ bytes: inout [UInt8], from start: Int) {
+        guard let fourByte else { return }
+        let fill = fourByte.order == .rgbx || fourByte.order == .bgrx ? 3 : 0
+        for pixel in stride(from: start, to: bytes.count, by: 4) { bytes[pixel + fill] = 255 }
     }
     /// Streaming mode (the downscaler): each finished output row is handed here, top to bottom,
     /// and the full-size output is never allocated.
@@ -78,7 +97,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// `ringMCURows`: per component, the sample rows of one MCU row (the planes are rings of
     /// three of them). Callers reconstruct MCU rows in order, each followed by `emitRows()`.
     init(geometry: FrameGeometry, transform: JPEGColorTransform, invertCMYK: Bool, maximum: Sample, ringMCURows: [Int],
-         budget: MemoryBudget, rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
+         budget: MemoryBudget, fourByte: FourByteRGB? = nil, rowSink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(DecodeError) {
         let limits = budget.limits
         let sampleBytes = MemoryLayout<Sample>.size
         self.geometry = geometry
@@ -86,7 +105,10 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
         self.transform = transform
         self.invertCMYK = invertCMYK
         self.maximum = maximum
-        channels = transform.channels
+        // 4-byte pixels only from 8-bit gray or RGB (the colour converter writes bytes).
+        let fourByte = sampleBytes == 1 && FourByteRGB.writes(transform) ? fourByte : nil
+        self.fourByte = fourByte
+        channels = fourByte == nil ? transform.channels : 4
         rowBytes = geometry.outputWidth * channels * sampleBytes
         outputBytes = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels * sampleBytes,
                                               limits: limits, format: .jpeg, offset: nil)
@@ -242,6 +264,16 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
                     // Bound: row y < outputHeight, `samplesPerRow` samples at y × samplesPerRow
                     // (or at 0 in the one-row buffer of a row sink).
                     let destination = out + rowOffset
+                    if let fourByte {
+                        // Set only for 8-bit samples (see init): the samples are bytes.
+                        func bytes(_ row: UnsafePointer<Sample>) -> UnsafePointer<UInt8> { UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self) }
+                        // Gray has one row: it stands in for the other two, which the kernel does not read.
+                        let last = rowPointers.count - 1
+                        ColorConversionKernels.toFourBytes(fourByte.order, from: transform, bytes(rowPointers[0]),
+                                                           bytes(rowPointers[min(1, last)]), bytes(rowPointers[min(2, last)]), width: width,
+                                                           UnsafeMutableRawPointer(destination).assumingMemoryBound(to: UInt8.self))
+                        return
+                    }
                     switch transform {
                     case .gray:
                         destination.update(from: rowPointers[0], count: width)
