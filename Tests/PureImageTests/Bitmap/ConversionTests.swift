@@ -164,6 +164,17 @@ import Testing
         }
     }
 
+    /// The premultiplication the RGBA kernels use, against its definition for every pair.
+    @Test func premultiplyWithoutDivisionIsExact() {
+        var wrong = 0
+        for c in 0...255 {
+            for a in 0...255 where ConversionKernel.premultiplyByShifts(UInt8(c), UInt8(a)) != ConversionKernel.premultiply(UInt8(c), UInt8(a)) {
+                wrong += 1
+            }
+        }
+        #expect(wrong == 0)
+    }
+
     /// 8-bit indexed sources go through a per-entry table: the same bytes as the general path,
     /// for a palette with every kind of alpha and indices beyond the palette.
     @Test func indexLookUpEqualsTheGeneralPath() throws {
