@@ -80,10 +80,12 @@ struct ConversionKernel {
 
     func run(from bitmap: Bitmap, into result: inout Bitmap) {
         let width = bitmap.width
-        // The commonest case on its own loop, with nothing to decide per pixel: opaque RGB to
-        // RGBA (premultiplied or not: alpha 255 leaves the colour as it is).
-        if source == .rgb && (target == .rgba || target == .rgbaPremultiplied) {
+        // The commonest case on its own loops, with nothing to decide per pixel: opaque RGB to
+        // any of the targets (premultiplied or not, alpha or skip: 255 leaves the colour as it
+        // is), in RGBA or BGRA order.
+        if source == .rgb {
             let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
+            let rgbaOrder = target == .rgba || target == .rgbaPremultiplied
             bitmap.bytes.withUnsafeBufferPointer { src in
                 result.bytes.withUnsafeMutableBufferPointer { dst in
                     guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
@@ -91,8 +93,14 @@ struct ConversionKernel {
                     // target bytes ≤ targetRowBytes, `height` rows in each buffer.
                     for y in 0..<bitmap.height {
                         let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
-                        for x in 0..<width {
-                            d[4 * x] = s[3 * x]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x + 2]; d[4 * x + 3] = 255
+                        if rgbaOrder {
+                            for x in 0..<width {
+                                d[4 * x] = s[3 * x]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x + 2]; d[4 * x + 3] = 255
+                            }
+                        } else {
+                            for x in 0..<width {
+                                d[4 * x] = s[3 * x + 2]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x]; d[4 * x + 3] = 255
+                            }
                         }
                     }
                 }
