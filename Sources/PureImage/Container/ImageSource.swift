@@ -255,7 +255,7 @@ public final class ImageSource: Sendable {
     /// The 4-byte format a JPEG's renderer can write for `output` itself (`FourByteRGB`):
     /// canonical RGBA (`.rgba8` for 8-bit files, which are the ones it applies to), the display
     /// format (a JPEG has no alpha), or an explicit 32-bit RGB format.
-    private static func directJPEGFormat(for output: ImageDecodingOptions.Output) -> PixelFormat? {
+    static func directJPEGFormat(for output: ImageDecodingOptions.Output) -> PixelFormat? {
         let target: PixelFormat
         switch output {
         case .canonicalRGBA: target = .rgba8

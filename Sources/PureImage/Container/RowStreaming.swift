@@ -61,6 +61,9 @@ extension ImageSource {
         var streamOptions = options
         streamOptions.firstFrameOnly = true
         streamOptions.decodeAPNGAnimation = false
+        // A JPEG's rows come in a 4-byte RGB output already when it can write it (the band
+        // conversion is then the identity); see `ImageSource.decodeJPEGDirect`.
+        if format == .jpeg { streamOptions.jpegDirectFormat = Self.directJPEGFormat(for: output) }
         var delivered = 0
         var nativeFormat: PixelFormat?
         var failure: (any Error)?
@@ -150,6 +153,9 @@ extension ImageSource {
     /// decoded" fill), converted, in bands of about 1 MiB of native rows.
     private func deliverZeroRows(from first: Int, width: Int, height: Int, native: PixelFormat, hasAlpha: Bool,
                                  output: ImageDecodingOptions.Output, _ body: (RowBand) throws -> Void) throws {
+        // A JPEG that wrote 4-byte RGB rows: its "not decoded" rows are zero RGB samples
+        // (opaque black once converted), not zero 4-byte pixels.
+        let native = format == .jpeg && FourByteRGB(target: native) != nil ? PixelFormat.rgb8 : native
         guard let rowBytes = native.minimumBytesPerRow(width: width) else { return }
         let bandRows = max(1, (1 << 20) / max(1, rowBytes))
         var top = first
