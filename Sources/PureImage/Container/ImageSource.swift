@@ -59,7 +59,8 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 /// - `thumbnail` and `decodedAndScaledDown` stream a decode of their own through the resampler.
 ///
 /// Thread safety: an `ImageSource` is `Sendable`, and any number of tasks may call it at once.
-/// Its caches sit behind one lock, so decodes through one source run one at a time.
+/// Its caches sit behind one lock, so decodes through one source run one at a time (a JPEG's
+/// direct decode into a 4-byte format, which uses no cache, runs beside them).
 public final class ImageSource: Sendable {
     /// The format, from the file's signature (or as the caller stated it).
     public let format: ImageFormat

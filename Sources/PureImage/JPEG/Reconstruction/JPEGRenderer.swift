@@ -50,7 +50,8 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// writes rows below the new `rowsDone`).
     private var tailZeroed = false
 
-    /// The output, full size; the rows not yet emitted are zero.
+    /// The output, full size; the rows not yet emitted are zero samples (as 4-byte pixels:
+    /// black with the fourth byte 255).
     var pixels: [UInt8] {
         guard rowSink == nil else { return output }
         guard !output.isEmpty else {
