@@ -348,7 +348,8 @@ enum CaseFactory {
         benchCase.width = decoded.bitmap.width
         benchCase.height = decoded.bitmap.height
         guard let shown = try? ImageSource(bytes: bytes, options: options).image(options: display),
-              let expected = try? decoded.bitmap.converted(to: shown.format), expected.bytes == shown.bytes else {
+              let expected = try? decoded.bitmap.converted(to: shown.format, bytesPerRow: shown.bytesPerRow),
+              expected.bytes == shown.bytes else {
             benchCase.skipReason = "the display decode differs from the native decode converted"
             return benchCase
         }
