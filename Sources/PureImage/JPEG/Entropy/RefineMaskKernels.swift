@@ -16,11 +16,13 @@ enum RefineMask {
 
     /// Which of the block's 64 coefficients are non-zero, bit k for zigzag index k.
     ///
-    /// Two steps, no branch: 16-lane compares give one byte flag per coefficient in natural
-    /// order, a multiply gathers eight flags into a byte (bit i = lane i: the flag of byte i
-    /// meets 2^(7−i) of the constant's byte 7−i, and the eight products land on distinct bits
-    /// of the top byte), and `zigzagBits` moves each nibble of the natural-order mask to the
-    /// zigzag indices of its four positions. About 70 instructions where a loop over the zigzag
+    /// Two steps, no branch: 16-lane compares give one byte flag (0 or 1) per coefficient in
+    /// natural order, a multiply gathers eight flags into a byte (bit i = lane i: the flag in
+    /// byte i times the constant's byte 7 − i, which is 2^i, lands on bit 56 + i; the eight
+    /// products hit distinct bits, so nothing carries), and `zigzagBits` moves each nibble of
+    /// the natural-order mask to the zigzag indices of its four positions. The AC scans'
+    /// header check (`ProgressiveState.startScan`: 1 ≤ Ss ≤ Se ≤ 63) keeps every index a
+    /// caller masks with inside 0…63. About 70 instructions where a loop over the zigzag
     /// table took ~190 cycles a block.
     ///
     /// Bound: `block` points at 64 readable `Int16` (a coefficient block).
