@@ -21,10 +21,30 @@ struct JPEGDirectFormatTests {
         #expect(FourByteRGB(target: .rgba16) == nil)
     }
 
+    /// The direct decode is not kept: the same source then decodes natively (and keeps that),
+    /// and a display decode after it converts the kept frame — every answer the same pixels.
+    @Test func directThenNativeThenDirectAgree() throws {
+        let root = Corpus.root ?? "."
+        let path = try #require(JPEGTestSupport.corpusFiles(root: root, prefixes: ["jpeg/", "libjpeg-turbo/", "imagetestsuite/", "photos/"]).first { $0.contains("testorig") },
+                                "the corpus has libjpeg-turbo's testorig.jpg")
+        let bytes = try #require(JPEGTestSupport.read(root + "/" + path))
+        let source = try ImageSource(bytes: bytes, format: .jpeg)
+        let display = ImageDecodingOptions(output: .display)
+        let first = try source.decode(options: display)
+        let native = try source.decode(options: .init(output: .native))
+        let second = try source.decode(options: display)
+        #expect(native.bitmap.format == .rgb8)
+        #expect(first.bitmap.format == .display(hasAlpha: false))
+        #expect(first.bitmap.bytes == second.bitmap.bytes)
+        let converted = try native.bitmap.converted(to: first.bitmap.format, bytesPerRow: first.bitmap.bytesPerRow)
+        #expect(converted.bytes == first.bitmap.bytes)
+        #expect(first.properties.width == native.properties.width && first.warnings.count == native.warnings.count)
+    }
+
     @Test func corpusMatchesTheConvertedNativeDecode() throws {
         let root = Corpus.root ?? "."
-        let files = JPEGTestSupport.corpusFiles(root: root, prefixes: ["jpeg/"])
-        try #require(files.count > 100, "the corpus lists \(files.count) JPEGs")
+        let files = JPEGTestSupport.corpusFiles(root: root, prefixes: ["jpeg/", "libjpeg-turbo/", "imagetestsuite/", "photos/"])
+        try #require(files.count > 400, "the corpus lists \(files.count) JPEGs")
         var compared = 0, direct = 0
         for path in files {
             guard let bytes = JPEGTestSupport.read(root + "/" + path),
