@@ -85,13 +85,14 @@ enum ColorConversionKernels {
     }
 
     /// One output row of 4-byte pixels in `order`, from the rows of `transform` (Y, Cb, Cr;
-    /// R, G, B; or gray, whose one row is passed three times). Bound: as `yccToFourBytes`.
+    /// R, G, B; or gray, whose one row the caller passes three times). Bound: as
+    /// `yccToFourBytes`.
     static func toFourBytes(_ order: FourByteRGB.Order, from transform: JPEGColorTransform, _ a: UnsafePointer<UInt8>,
                             _ b: UnsafePointer<UInt8>, _ c: UnsafePointer<UInt8>, width: Int, _ output: UnsafeMutablePointer<UInt8>) {
         func run<Order: FourByteRGBOrder>(_ type: Order.Type) {
             switch transform {
             case .yccToRGB: yccToFourBytes(a, b, c, width: width, output, type)
-            case .gray: grayToFourBytes(a, width: width, output, type)
+            // Gray → RGB replicates: the one gray row is passed as R, G and B.
             default: rgbToFourBytes(a, b, c, width: width, output, type)
             }
         }
@@ -100,18 +101,6 @@ enum ColorConversionKernels {
         case .bgrx: run(BGRXOrder.self)
         case .xrgb: run(XRGBOrder.self)
         case .xbgr: run(XBGROrder.self)
-        }
-    }
-
-    /// Gray samples into 4-byte pixels, R = G = B (gray → RGB replicates). Same bounds.
-    static func grayToFourBytes<Order: FourByteRGBOrder>(_ gray: UnsafePointer<UInt8>, width: Int, _ output: UnsafeMutablePointer<UInt8>,
-                                                         _: Order.Type) {
-        for i in 0..<width {
-            let pixel = output + 4 &* i
-            pixel[Order.red] = gray[i]
-            pixel[Order.green] = gray[i]
-            pixel[Order.blue] = gray[i]
-            pixel[Order.fill] = 255
         }
     }
 

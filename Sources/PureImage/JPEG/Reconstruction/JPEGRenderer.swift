@@ -268,7 +268,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
                     if let fourByte {
                         // Set only for 8-bit samples (see init): the samples are bytes.
                         func bytes(_ row: UnsafePointer<Sample>) -> UnsafePointer<UInt8> { UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self) }
-                        // Gray has one row: it stands in for the other two, which the kernel does not read.
+                        // Gray has one row: it is passed as R, G and B (gray → RGB replicates).
                         let last = rowPointers.count - 1
                         ColorConversionKernels.toFourBytes(fourByte.order, from: transform, bytes(rowPointers[0]),
                                                            bytes(rowPointers[min(1, last)]), bytes(rowPointers[min(2, last)]), width: width,
