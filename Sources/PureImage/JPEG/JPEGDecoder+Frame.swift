@@ -93,7 +93,7 @@ extension JPEGDecoder {
         if let rowSink {
             let width = geometry.outputWidth, precision = frame.precision
             let bits = precision <= 8 ? 8 : 16
-            let format = fourByte?.format ?? Self.nativeFormat(transform.colorModel, bits: bits)
+            let format = Self.outputFormat(transform.colorModel, bits: bits, fourByte: fourByte)
             sink = { row in
                 rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row))
                     .withSignificantBits(precision))

@@ -115,11 +115,15 @@ final class JPEGDecoder: FormatDecoder {
         PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: .none, byteOrder: bits == 16 ? .order16Host : .default)
     }
 
-    /// The format of `frame(at: 0)` and of the rows `rowSink` gets, once the frame is set up:
-    /// the native format, or the 4-byte RGB format the renderer writes instead
-    /// (`DecodeOptions.jpegDirectFormat`).
+    /// The format of the output rows: the native one, or the 4-byte RGB format the renderer
+    /// writes instead (`DecodeOptions.jpegDirectFormat`).
+    static func outputFormat(_ model: ColorModel, bits: Int, fourByte: FourByteRGB?) -> PixelFormat {
+        fourByte?.format ?? nativeFormat(model, bits: bits)
+    }
+
+    /// The format of `frame(at: 0)` and of the rows `rowSink` gets, once the frame is set up.
     var nativeFormat: PixelFormat? {
-        renderer.map { $0.fourByte?.format ?? Self.nativeFormat($0.transform.colorModel, bits: $0.bitsPerSample) }
+        renderer.map { Self.outputFormat($0.transform.colorModel, bits: $0.bitsPerSample, fourByte: $0.fourByte) }
     }
 
     /// `rows` rows of the renderer's output as a native bitmap: gray, RGB or CMYK samples of 8
@@ -127,7 +131,7 @@ final class JPEGDecoder: FormatDecoder {
     /// use the frame's precision (`Bitmap.significantBitsPerComponent`).
     func nativeBitmap(_ renderer: AnyJPEGRenderer, rows: Int, bytes: [UInt8]) -> Bitmap {
         let bits = renderer.bitsPerSample
-        let format = renderer.fourByte?.format ?? Self.nativeFormat(renderer.transform.colorModel, bits: bits)
+        let format = Self.outputFormat(renderer.transform.colorModel, bits: bits, fourByte: renderer.fourByte)
         return Bitmap(uncheckedWidth: renderer.geometry.outputWidth, height: rows, format: format, bytesPerRow: renderer.rowBytes, bytes: bytes)
             .withSignificantBits(frame?.precision ?? bits)
     }
