@@ -31,9 +31,8 @@ extension BaselineScan {
         let m1 = Int16(truncatingIfNeeded: -1 << al)
         newNonZeroBlock = block
         var bits = HotBits(state.reader)
-        // Bound: the scan header keeps 1 ≤ Ss and Se ≤ 63 (an empty band, Ss > Se, gives 0).
-        let band = RefineMask.indices(from: ss, through: se)
-        var nonZero = RefineMask.nonZero(block) & band
+        // Bound: the scan header keeps 1 ≤ Ss ≤ Se ≤ 63, so every range below lies in 0…63.
+        var nonZero = RefineMask.nonZero(block) & RefineMask.indices(from: ss, through: se)
         var k = ss
         if state.eobRun == 0 {
             while k <= se {
@@ -82,14 +81,14 @@ extension BaselineScan {
                 // Skip r zero-history coefficients, correcting the non-zero ones on the way: the
                 // walk stops at the (r+1)-th zero from k, or runs past the band (se + 1) when
                 // there are not that many.
-                var zeros = ~nonZero & band & RefineMask.indices(from: k, through: 63)
+                var zeros = ~nonZero & RefineMask.indices(from: k, through: se)
                 var skip = r
                 while skip > 0 && zeros != 0 {
                     zeros &= zeros &- 1
                     skip &-= 1
                 }
                 let stop = zeros == 0 ? se + 1 : zeros.trailingZeroBitCount   // ≤ se + 1 ≤ 64
-                guard takeCorrections(nonZero & band & RefineMask.indices(from: k, below: stop), &bits, base, end: end,
+                guard takeCorrections(nonZero & RefineMask.indices(from: k, below: stop), &bits, base, end: end,
                                       closed: closed, block: block, p1: p1, m1: m1) else { return false }
                 k = stop
                 if s != 0 {
@@ -97,7 +96,7 @@ extension BaselineScan {
                     // zero left for it) the value lands where jdphuff.c puts it: natural[se + 1].
                     let position = Int(natural[k])
                     block[position] = newValue
-                    if k < 64 { nonZero |= 1 &<< UInt64(k) }
+                    if k <= se { nonZero |= 1 &<< UInt64(k) }   // (past the band it is never read)
                     if recordsUndo { newNonZero.append(position) }  // only an MCU that may suspend retries
                 }
                 k += 1
@@ -106,7 +105,7 @@ extension BaselineScan {
         if state.eobRun > 0 {
             // The rest of the band in a block covered by an EOB run: corrections only.
             if k <= se {
-                guard takeCorrections(nonZero & band & RefineMask.indices(from: k, through: 63), &bits, base, end: end,
+                guard takeCorrections(nonZero & RefineMask.indices(from: k, through: se), &bits, base, end: end,
                                       closed: closed, block: block, p1: p1, m1: m1) else { return false }
             }
             state.eobRun -= 1
