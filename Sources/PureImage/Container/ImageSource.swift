@@ -280,10 +280,7 @@ public final class ImageSource: Sendable {
         directOptions.jpegDirectFormat = direct
         let session = DecodeSession(format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: directOptions),
                                     input: InputBuffer(bytes, isClosed: true))
-        if try session.pump() == .needMoreInput {
-            throw DecodeError(.truncated, format: .jpeg, offset: session.input.readIndex,
-                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
-        }
+        try Self.runToEnd(session)
         guard session.decoder.availableFrameCount > 0 else {
             throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: 0, count: 0))
         }
@@ -319,13 +316,18 @@ public final class ImageSource: Sendable {
                                     input: InputBuffer(bytes, isClosed: true))
             caches.session = session
         }
-        // The input is closed, so a decoder must finish or throw; one asking for more input
-        // anyway is treated as truncated rather than looping.
+        try runToEnd(session)
+        return session
+    }
+
+    /// Pumps a session over closed input to its end. The input is closed, so a decoder must
+    /// finish or throw; one asking for more input anyway is treated as truncated rather than
+    /// looping.
+    private static func runToEnd(_ session: DecodeSession) throws(DecodeError) {
         if try session.pump() == .needMoreInput {
-            throw DecodeError(.truncated, format: format, offset: session.input.readIndex,
+            throw DecodeError(.truncated, format: session.format, offset: session.input.readIndex,
                               ContainerError.tooShortToIdentify(count: session.input.writeIndex))
         }
-        return session
     }
 
     /// TIFF: page `index` decoded alone (the IFD chain walked, no other page decoded), kept
@@ -342,10 +344,7 @@ public final class ImageSource: Sendable {
                                     input: InputBuffer(bytes, isClosed: true))
             caches.page = (index, session)
         }
-        if try session.pump() == .needMoreInput {
-            throw DecodeError(.truncated, format: .tiff, offset: session.input.readIndex,
-                              ContainerError.tooShortToIdentify(count: session.input.writeIndex))
-        }
+        try runToEnd(session)
         return session
     }
 
