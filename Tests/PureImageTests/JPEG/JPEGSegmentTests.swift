@@ -85,6 +85,31 @@ import Testing
         }
     }
 
+    /// `sequentialAC` is `fastAC` plus exactly the EOB and ZRL codes of ≤ 9 bits: every 9-bit
+    /// string starting with one of them gives run 63 (EOB) or 15 (ZRL), value 0 and the code's
+    /// length; every other entry is unchanged.
+    @Test func sequentialACAddsOnlyEOBAndZRL() throws {
+        for spec in [HuffmanTables.standardAC0, HuffmanTables.standardAC1] {
+            let table = try HuffmanTable(spec)
+            var added = 0
+            for index in 0 ..< 1 << HuffmanTable.lookaheadBits {
+                let entry = table.lookup[index], symbol = entry & 0xFF, length = Int32(entry >> 8)
+                if entry != 0 && symbol == 0x00 {
+                    #expect(table.sequentialAC[index] == 63 << 8 | length)
+                    added += 1
+                } else if entry != 0 && symbol == 0xF0 {
+                    #expect(table.sequentialAC[index] == 15 << 8 | length)
+                    added += 1
+                } else {
+                    #expect(table.sequentialAC[index] == table.fastAC[index])
+                }
+            }
+            // Both standard tables code EOB in 2–4 bits and ZRL in 9–11 bits.
+            #expect(added > 0)
+        }
+        #expect((64 ..< 128).allSatisfy { JPEGZigZag.naturalPointer[$0] == 63 })
+    }
+
     @Test func scanHeaderMatchesComponentsInOrder() throws {
         let frame = try FrameHeader(parsing: Self.segment(0xC0, [8, 0, 8, 0, 8, 3, 1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1]))
         let sos = Self.segment(0xDA, [

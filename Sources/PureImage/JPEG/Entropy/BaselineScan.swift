@@ -260,14 +260,16 @@ struct BaselineScan: EntropyScan {
             let fastEligible = restartInterval == 0 && state.reader.marker < 0
             if fastEligible && end - state.reader.position < 512 * slotCount && !closed { return false }
             var decoded = false
-            if fastEligible && end - state.reader.position >= 512 * slotCount {
+            let attemptsFast = fastEligible && end - state.reader.position >= 512 * slotCount
+            if attemptsFast {
                 // What the blocks can change (`decodeBlock`, `decodeSymbol`): the reader, the
                 // predictors, the bad-code count and the warnings.
                 let readerBefore = state.reader, predictorsBefore = state.predictors, badCodesBefore = state.badCodes
                 let warningCount = warnings.count
                 state.reader.fastPathSemantics = true
                 for index in 0..<slotCount {
-                    guard decodeSequentialBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
+                    guard decodeSequentialBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index),
+                                                zeroed: zeroBlocks) else { return false }
                 }
                 state.reader.fastPathSemantics = false
                 if state.reader.fastPathMarker {
@@ -281,8 +283,11 @@ struct BaselineScan: EntropyScan {
                 }
             }
             if !decoded {
+                // After a fast attempt the blocks hold what it wrote, which the replay keeps.
+                let zeroed = zeroBlocks && !attemptsFast
                 for index in 0..<slotCount {
-                    guard decodeSequentialBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
+                    guard decodeSequentialBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index),
+                                                zeroed: zeroed) else { return false }
                 }
             }
             noteInsufficientData()
@@ -328,12 +333,14 @@ struct BaselineScan: EntropyScan {
     }
 
     /// One block of a sequential scan, its AC coefficients stored or only decoded past.
+    /// `zeroed`: the block holds only zeros (see `HuffmanTable.sequentialAC`).
     @inline(__always)
     private mutating func decodeSequentialBlock(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
-                                                block: UnsafeMutablePointer<Int16>) -> Bool {
-        slot.pointee.acNeeded
-            ? decodeBlock(base, end: end, closed: closed, slot: slot, block: block, StoreAC.self)
-            : decodeBlock(base, end: end, closed: closed, slot: slot, block: block, DiscardAC.self)
+                                                block: UnsafeMutablePointer<Int16>, zeroed: Bool) -> Bool {
+        let fast = zeroed ? slot.pointee.ac.sequentialAC : slot.pointee.ac.fastAC
+        return slot.pointee.acNeeded
+            ? decodeBlock(base, end: end, closed: closed, slot: slot, block: block, fast: fast, StoreAC.self)
+            : decodeBlock(base, end: end, closed: closed, slot: slot, block: block, fast: fast, DiscardAC.self)
     }
 
     /// F.2.2.1 (DC difference, predictor per component) and F.2.2.2 (AC, Figure F.13).
@@ -342,7 +349,8 @@ struct BaselineScan: EntropyScan {
     /// past when the IDCT reads nothing but the DC term (1/8 scale, jdhuff.c `ac_needed`).
     @inline(__always)
     private mutating func decodeBlock<Sink: ACCoefficientSink>(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
-                                                               block: UnsafeMutablePointer<Int16>, _ sink: Sink.Type) -> Bool {
+                                                               block: UnsafeMutablePointer<Int16>, fast: UnsafePointer<Int32>,
+                                                               _ sink: Sink.Type) -> Bool {
         // The block loop keeps the accumulator and the bit count in a local `HotBits`, so
         // that they live in registers: stores into `block` could alias `self` as far as the
         // compiler knows, which kept the reader's fields in memory, reloaded after every
@@ -388,7 +396,7 @@ struct BaselineScan: EntropyScan {
         block[0] = Int16(truncatingIfNeeded: dc)
 
         // AC (F.2.2.2, Figure F.13). Three tiers: code and value within the 9-bit lookahead
-        // (one `fastAC` look-up); a code within the lookahead whose value bits are already in
+        // (one `fast` look-up: `fastAC`, or `sequentialAC` with EOB and ZRL); a code within the lookahead whose value bits are already in
         // the accumulator, and EOB / ZRL (the `lookup` table, still on the locals); anything
         // else (codes of 10–16 bits, bits not yet in hand, suspension) through `decodeSymbol`
         // and `receiveExtend`. The middle tier consumes what the last one would, with no fill
@@ -396,7 +404,6 @@ struct BaselineScan: EntropyScan {
         // same points and chunked decoding is unchanged.
         let natural = self.natural
         var k = 1
-        let fast = slot.pointee.ac.fastAC
         let lookup = slot.pointee.ac.lookup
         while k < 64 {
             guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }  // as for DC
@@ -404,7 +411,7 @@ struct BaselineScan: EntropyScan {
             let entry = fast[next]
             if entry != 0 {
                 bits.consume(Int(entry & 0xFF))
-                // Bound: k ≤ 63 + 15 = 78 < 80 entries.
+                // Bound: k ≤ 63 + 63 = 126 < 128 entries (an EOB entry's run is 63).
                 k &+= Int((entry >> 8) & 0xFF)
                 Sink.put(Int16(truncatingIfNeeded: entry >> 16), at: k, block, natural)
                 k &+= 1
@@ -554,7 +561,7 @@ struct BaselineScan: EntropyScan {
 }
 
 /// What `BaselineScan.decodeBlock` does with an AC coefficient `value` at zigzag index `k`
-/// (`natural[k]` is its place in the block; k ≤ 78, the table maps 64…79 to 63).
+/// (`natural[k]` is its place in the block; k ≤ 126, the table maps 64…127 to 63).
 protocol ACCoefficientSink {
     static func put(_ value: Int16, at k: Int, _ block: UnsafeMutablePointer<Int16>, _ natural: UnsafePointer<UInt8>)
 }

@@ -17,10 +17,12 @@ final class HuffmanTable {
         let valueOffset: UnsafePointer<Int32>
         let symbols: UnsafePointer<UInt8>
         let fastAC: UnsafePointer<Int32>
+        let sequentialAC: UnsafePointer<Int32>
     }
 
     var pointers: Pointers {
-        Pointers(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: symbols, fastAC: fastAC)
+        Pointers(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: symbols, fastAC: fastAC,
+                 sequentialAC: sequentialAC)
     }
 
     /// `lookup[next 9 bits] = length << 8 | symbol`, 0 when the code is longer than 9 bits.
@@ -36,6 +38,15 @@ final class HuffmanTable {
     /// appended bits, `value << 16 | run << 8 | bits used`; 0 otherwise. Same bits consumed,
     /// same coefficient as DECODE + RECEIVE + EXTEND.
     let fastAC: UnsafeMutablePointer<Int32>
+    /// `fastAC` plus entries for the two symbols with no value bits, for a sequential scan
+    /// into a block that starts zeroed: EOB as run 63 (k moves past 63, which ends the
+    /// block) and ZRL as run 15, each storing the value 0. The stored 0 lands on a position
+    /// at or after k (natural order maps k ≥ 64 to 63), which no earlier symbol of the block
+    /// wrote and which is therefore still 0: the block is the same as after the careful path,
+    /// with no second look-up to tell EOB from a miss. Not for progressive scans (a band's
+    /// stray store could reach another band's coefficient) nor for a block that holds
+    /// earlier values (libjpeg-turbo's slow-path replay, a second scan of a component).
+    let sequentialAC: UnsafeMutablePointer<Int32>
 
     /// Builds the tables, with the checks of libjpeg-turbo's `jpeg_make_d_derived_tbl`: at most
     /// 256 codes, codes that fit their lengths (C.2 never produces an all-ones code), and DC
@@ -105,10 +116,20 @@ final class HuffmanTable {
             let value = bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
             fastAC[index] = Int32(value) << 16 | Int32(run << 8) | Int32(length + size)
         }
+        sequentialAC = .allocate(capacity: 1 << look)
+        sequentialAC.initialize(from: fastAC, count: 1 << look)
+        for index in 0..<(1 << look) {
+            let entry = Int(lookup[index])
+            let length = entry >> 8, symbol = entry & 0xFF
+            guard length > 0 else { continue }
+            if symbol == 0x00 { sequentialAC[index] = Int32(63 << 8 | length) }  // EOB
+            if symbol == 0xF0 { sequentialAC[index] = Int32(15 << 8 | length) }  // ZRL
+        }
     }
 
     deinit {
         fastAC.deallocate()
+        sequentialAC.deallocate()
         lookup.deallocate()
         maxCode.deallocate()
         valueOffset.deallocate()

@@ -43,7 +43,8 @@ enum QuantizationTables {
 
 /// T.81 Figure A.6: zig-zag index → natural index. Sixteen extra entries of 63 follow, as in
 /// libjpeg's `jpeg_natural_order`: a corrupt run can push the index to 63 + 15, and such
-/// coefficients land on position 63 instead of outside the block.
+/// coefficients land on position 63 instead of outside the block. `naturalPointer` extends
+/// them to index 127 for the EOB entries of `HuffmanTable.sequentialAC` (k + 63).
 enum JPEGZigZag {
     static let natural: [Int] = [
         0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5,
@@ -53,9 +54,11 @@ enum JPEGZigZag {
         63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
     ]
 
-    /// `natural` as a never-freed 80-byte table for the entropy decoder's inner loop.
+    /// `natural` as a never-freed 128-byte table for the entropy decoder's inner loop
+    /// (indices 64…127 map to 63).
     nonisolated(unsafe) static let naturalPointer: UnsafePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 80)
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+        table.initialize(repeating: 63, count: 128)
         for (index, value) in natural.enumerated() { table[index] = UInt8(value) }
         return UnsafePointer(table)
     }()
