@@ -104,7 +104,7 @@ import Testing
                     #expect(table.sequentialAC[index] == table.fastAC[index])
                 }
             }
-            // Both standard tables code EOB in 2–4 bits and ZRL in 9–11 bits.
+            // The standard tables code EOB in 4 and 2 bits (ZRL in 11 and 10, beyond the lookahead).
             #expect(added > 0)
         }
         #expect((64 ..< 128).allSatisfy { JPEGZigZag.naturalPointer[$0] == 63 })
