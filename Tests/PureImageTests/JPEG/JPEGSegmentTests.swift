@@ -92,8 +92,9 @@ import Testing
         for spec in [HuffmanTables.standardAC0, HuffmanTables.standardAC1] {
             let table = try HuffmanTable(spec)
             var added = 0
-            for index in 0 ..< 1 << HuffmanTable.lookaheadBits {
-                let entry = table.lookup[index], symbol = entry & 0xFF, length = Int32(entry >> 8)
+            for index in 0 ..< 1 << HuffmanTable.fastBits {
+                let entry = table.lookup[index >> (HuffmanTable.fastBits - HuffmanTable.lookaheadBits)]
+                let symbol = entry & 0xFF, length = Int32(entry >> 8)
                 if entry != 0 && symbol == 0x00 {
                     #expect(table.sequentialAC[index] == 63 << 8 | length)
                     added += 1
@@ -108,6 +109,32 @@ import Testing
             #expect(added > 0)
         }
         #expect((64 ..< 128).allSatisfy { JPEGZigZag.naturalPointer[$0] == 63 })
+    }
+
+    /// `fastDC` against F.2.2.1 decoded by hand: for every string of `fastBits` bits, a hit
+    /// consumes the code and its SSSS bits and gives EXTEND of them; a miss is a code or value
+    /// that does not fit.
+    @Test func fastDCIsDecodeThenReceiveExtend() throws {
+        for spec in [HuffmanTables.standardDC0, HuffmanTables.standardDC1] {
+            let table = try HuffmanTable(spec)
+            let fast = HuffmanTable.fastBits
+            var hits = 0
+            for index in 0 ..< 1 << fast {
+                let entry = table.lookup[index >> (fast - HuffmanTable.lookaheadBits)]
+                let length = Int(entry >> 8), size = Int(entry & 0xFF)
+                let expected: Int32
+                if entry != 0 && length + size <= fast {
+                    let bits = (index >> (fast - length - size)) & ((1 << size) - 1)
+                    let diff = size == 0 ? 0 : bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
+                    expected = Int32(diff) << 16 | Int32(length + size)
+                    hits += 1
+                } else {
+                    expected = 0
+                }
+                #expect(table.fastDC[index] == expected)
+            }
+            #expect(hits > 1 << (fast - 1))  // most strings: the short SSSS codes
+        }
     }
 
     @Test func scanHeaderMatchesComponentsInOrder() throws {

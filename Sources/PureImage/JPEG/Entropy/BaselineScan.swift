@@ -359,17 +359,28 @@ struct BaselineScan: EntropyScan {
         // than the lookahead or values that do not fit the fast tables).
         var bits = HotBits(state.reader)
 
-        // DC (F.2.2.1): the lookahead table, then RECEIVE + EXTEND when the bits are in hand;
-        // otherwise `decodeSymbol` / `receiveExtend`, which do the same with suspension.
+        // DC (F.2.2.1): `fastDC` when code and value fit the fast bits; else the lookahead
+        // table, then RECEIVE + EXTEND when the bits are in hand; otherwise `decodeSymbol` /
+        // `receiveExtend`, which do the same with suspension. Every tier consumes the same bits.
         // false from `refill`: a fill cut short by the end of the bytes so far, so suspend (the
         // bits it did load must not be decoded: a one-shot fill would have loaded more, and
         // met a marker or garbage at a different point).
         guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }
+        var diff = 0
+        let next = bits.peek(HuffmanTable.fastBits)
+        let dcFast = slot.pointee.dc.fastDC[next]
         var t = -1
-        let dcEntry = slot.pointee.dc.lookup[bits.peek(HuffmanTable.lookaheadBits)]
-        if dcEntry != 0 {
-            bits.consume(Int(dcEntry >> 8))
-            t = Int(dcEntry & 0xFF)
+        if dcFast != 0 {
+            // Code and value within the fast bits (≤ 17 in hand after the refill).
+            bits.consume(Int(dcFast & 0xFF))
+            diff = Int(dcFast >> 16)
+            t = 0
+        } else {
+            let dcEntry = slot.pointee.dc.lookup[next >> (HuffmanTable.fastBits - HuffmanTable.lookaheadBits)]
+            if dcEntry != 0 {
+                bits.consume(Int(dcEntry >> 8))
+                t = Int(dcEntry & 0xFF)
+            }
         }
         if t < 0 {
             bits.store(into: &state.reader)
@@ -377,7 +388,6 @@ struct BaselineScan: EntropyScan {
             guard t >= 0 else { return false }
             bits = HotBits(state.reader)
         }
-        var diff = 0
         if t != 0 {
             if t <= 16 && bits.bitCount >= t {
                 let value = bits.peek(t)
@@ -407,7 +417,7 @@ struct BaselineScan: EntropyScan {
         let lookup = slot.pointee.ac.lookup
         while k < 64 {
             guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }  // as for DC
-            let next = bits.peek(HuffmanTable.lookaheadBits)
+            let next = bits.peek(HuffmanTable.fastBits)
             let entry = fast[next]
             if entry != 0 {
                 bits.consume(Int(entry & 0xFF))
@@ -417,7 +427,7 @@ struct BaselineScan: EntropyScan {
                 k &+= 1
                 continue
             }
-            let symbolEntry = lookup[next]
+            let symbolEntry = lookup[next >> (HuffmanTable.fastBits - HuffmanTable.lookaheadBits)]
             if symbolEntry != 0 {
                 let length = Int(symbolEntry >> 8), r = Int(symbolEntry >> 4) & 15, s = Int(symbolEntry) & 15
                 if s == 0 {

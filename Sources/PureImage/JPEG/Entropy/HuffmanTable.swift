@@ -8,6 +8,8 @@
 /// code").
 final class HuffmanTable {
     static let lookaheadBits = 9
+    /// Bits indexing the combined code-and-value tables (`fastAC`, `sequentialAC`, `fastDC`).
+    static let fastBits = 10
 
     /// The tables as plain pointers, for the MCU loop (no reference counting there). Valid
     /// while the `HuffmanTable` lives; `BaselineScan` keeps its tables alive.
@@ -18,11 +20,12 @@ final class HuffmanTable {
         let symbols: UnsafePointer<UInt8>
         let fastAC: UnsafePointer<Int32>
         let sequentialAC: UnsafePointer<Int32>
+        let fastDC: UnsafePointer<Int32>
     }
 
     var pointers: Pointers {
         Pointers(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: symbols, fastAC: fastAC,
-                 sequentialAC: sequentialAC)
+                 sequentialAC: sequentialAC, fastDC: fastDC)
     }
 
     /// `lookup[next 9 bits] = length << 8 | symbol`, 0 when the code is longer than 9 bits.
@@ -47,6 +50,10 @@ final class HuffmanTable {
     /// stray store could reach another band's coefficient) nor for a block that holds
     /// earlier values (libjpeg-turbo's slow-path replay, a second scan of a component).
     let sequentialAC: UnsafeMutablePointer<Int32>
+    /// The same idea for a DC table (F.2.2.1): when the next bits hold the code of SSSS and
+    /// the SSSS bits after it, `DIFF << 16 | bits used` (DIFF is 0 for SSSS = 0, so an entry
+    /// is never 0 when it is a hit); 0 otherwise.
+    let fastDC: UnsafeMutablePointer<Int32>
 
     /// Builds the tables, with the checks of libjpeg-turbo's `jpeg_make_d_derived_tbl`: at most
     /// 256 codes, codes that fit their lengths (C.2 never produces an all-ones code), and DC
@@ -105,23 +112,28 @@ final class HuffmanTable {
                 lookup[first + fill] = UInt16(length << 8) | UInt16(spec.symbols[index])
             }
         }
-        fastAC = .allocate(capacity: 1 << look)
-        fastAC.initialize(repeating: 0, count: 1 << look)
-        for index in 0..<(1 << look) {
-            let entry = Int(lookup[index])
-            let length = entry >> 8, symbol = entry & 0xFF
-            let run = symbol >> 4, size = symbol & 15
-            guard length > 0, size > 0, length + size <= look else { continue }
-            let bits = (index >> (look - length - size)) & ((1 << size) - 1)
-            let value = bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
-            fastAC[index] = Int32(value) << 16 | Int32(run << 8) | Int32(length + size)
-        }
-        sequentialAC = .allocate(capacity: 1 << look)
-        sequentialAC.initialize(from: fastAC, count: 1 << look)
-        for index in 0..<(1 << look) {
-            let entry = Int(lookup[index])
+        // The combined tables, indexed by `fastBits` ≥ `lookaheadBits` bits: the code is looked
+        // up by the first `lookaheadBits` of them.
+        let fast = HuffmanTable.fastBits
+        fastAC = .allocate(capacity: 1 << fast)
+        fastAC.initialize(repeating: 0, count: 1 << fast)
+        sequentialAC = .allocate(capacity: 1 << fast)
+        sequentialAC.initialize(repeating: 0, count: 1 << fast)
+        fastDC = .allocate(capacity: 1 << fast)
+        fastDC.initialize(repeating: 0, count: 1 << fast)
+        for index in 0..<(1 << fast) {
+            let entry = Int(lookup[index >> (fast - look)])
             let length = entry >> 8, symbol = entry & 0xFF
             guard length > 0 else { continue }
+            let run = symbol >> 4, size = symbol & 15
+            if length + size <= fast {
+                // F.2.2.1 EXTEND of the `size` bits after the code.
+                let bits = (index >> (fast - length - size)) & ((1 << size) - 1)
+                let value = size == 0 ? 0 : bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
+                if size > 0 { fastAC[index] = Int32(value) << 16 | Int32(run << 8) | Int32(length + size) }
+                if symbol <= 15 { fastDC[index] = Int32(value) << 16 | Int32(length + size) }
+            }
+            sequentialAC[index] = fastAC[index]
             if symbol == 0x00 { sequentialAC[index] = Int32(63 << 8 | length) }  // EOB
             if symbol == 0xF0 { sequentialAC[index] = Int32(15 << 8 | length) }  // ZRL
         }
@@ -130,6 +142,7 @@ final class HuffmanTable {
     deinit {
         fastAC.deallocate()
         sequentialAC.deallocate()
+        fastDC.deallocate()
         lookup.deallocate()
         maxCode.deallocate()
         valueOffset.deallocate()

@@ -26,7 +26,7 @@ extension BaselineScan {
             // false: a fill cut short by the end of the bytes so far, so suspend (the bits it
             // did load must not be decoded: a one-shot fill would have loaded more).
             guard bits.refill(&state.reader, base, end: end, closed: closed) else { return false }
-            let next = bits.peek(HuffmanTable.lookaheadBits)
+            let next = bits.peek(HuffmanTable.fastBits)
             let entry = fast[next]
             if entry != 0 {
                 bits.consume(Int(entry & 0xFF))
@@ -36,7 +36,7 @@ extension BaselineScan {
                 k &+= 1
                 continue
             }
-            let symbolEntry = lookup[next]
+            let symbolEntry = lookup[next >> (HuffmanTable.fastBits - HuffmanTable.lookaheadBits)]
             if symbolEntry != 0 {
                 let length = Int(symbolEntry >> 8), r = Int(symbolEntry >> 4) & 15, s = Int(symbolEntry) & 15
                 // refill left ≥ 17 bits, so `length` (≤ 9) is in hand; the bits after it may not be.
