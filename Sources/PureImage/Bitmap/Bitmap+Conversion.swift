@@ -38,6 +38,11 @@ extension Bitmap {
             throw .unsupportedConversion("to \(target.bitsPerComponent)-bit components")
         }
         if target == format && (bytesPerRow == 0 || bytesPerRow == self.bytesPerRow) { return self }
+        if width * height >= WideOpaqueConversion.minimumPixels, let wide = WideOpaqueConversion(from: format, to: target) {
+            // Opaque 16-bit samples to 4-byte pixels: one look-up table, one pass.
+            let rowBytes = try Bitmap.checkedGeometry(width: width, height: height, format: target, bytesPerRow: bytesPerRow, align: true).perRow
+            return wide.run(self, to: target, rowBytes: rowBytes)
+        }
         if target != format && significantBitsPerComponent < format.bitsPerComponent {
             return try fullRange().converted(to: target, bytesPerRow: bytesPerRow)
         }
@@ -79,14 +84,12 @@ extension Bitmap {
                 let start = y * bytesPerRow
                 if bits == 8 {
                     for i in start..<(start + rowLength) {
-                        let v = min(Int(samples[i]), small)
-                        samples[i] = UInt8((v * full + small / 2) / small)
+                        samples[i] = UInt8(Self.scaledToFullRange(Int(samples[i]), significant: small, full: full))
                     }
                 } else {
                     for i in stride(from: start, to: start + rowLength, by: 2) {
                         let (high, low) = littleEndian ? (i + 1, i) : (i, i + 1)
-                        let v = min(Int(samples[high]) << 8 | Int(samples[low]), small)
-                        let w = (v * full + small / 2) / small
+                        let w = Self.scaledToFullRange(Int(samples[high]) << 8 | Int(samples[low]), significant: small, full: full)
                         samples[high] = UInt8(w >> 8)
                         samples[low] = UInt8(w & 0xFF)
                     }
@@ -94,6 +97,13 @@ extension Bitmap {
             }
         }
         return scaled.withSignificantBits(bits)
+    }
+
+    /// `fullRange` for one sample: round(v · full / significant), v above `significant` taken
+    /// as `significant`.
+    @inline(__always)
+    static func scaledToFullRange(_ sample: Int, significant small: Int, full: Int) -> Int {
+        (min(sample, small) * full + small / 2) / small
     }
 
     /// Writes this bitmap's pixels into `result` (same size, a different format).

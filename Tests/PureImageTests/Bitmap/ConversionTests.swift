@@ -221,6 +221,53 @@ import Testing
     }
 }
 
+extension ConversionKernelTests {
+    /// Opaque 16-bit gray and RGB to the 4-byte 8-bit RGB formats go through one 65 536-entry
+    /// table (`WideOpaqueConversion`, from 2^15 pixels on): the same bytes as the general route
+    /// (`fullRange`, then `GeneralConversion`), for both 16-bit byte orders, 16, 12 and 9
+    /// significant bits (samples above the significant range included, as damaged data has),
+    /// padded source rows, and every target, tight rows and padded ones.
+    @Test func wideOpaqueTableEqualsTheGeneralRoute() throws {
+        let width = 300, height = 110  // 33 000 pixels: above the table's minimum
+        #expect(width * height >= WideOpaqueConversion.minimumPixels)
+        var seed: UInt32 = 5
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        for model in [ColorModel.gray, .rgb] {
+            for order in [ByteOrder.default, .order16Little] {
+                let source = PixelFormat(colorModel: model, bitsPerComponent: 16, alphaInfo: .none, byteOrder: order)
+                let rowBytes = width * source.bitsPerPixel / 8 + 6
+                let bytes = (0 ..< rowBytes * height).map { _ in next() }
+                for significant in [16, 12, 9] {
+                    var bitmap = try Bitmap(width: width, height: height, format: source, bytesPerRow: rowBytes, bytes: bytes)
+                    if significant < 16 { bitmap = bitmap.withSignificantBits(significant) }
+                    for target in [PixelFormat.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)] {
+                        #expect(WideOpaqueConversion(from: source, to: target) != nil)
+                        let scaled = bitmap.fullRange()
+                        var general = try Bitmap(zeroedWidth: width, height: height, format: target)
+                        GeneralConversion(from: source, to: target).run(from: scaled, into: &general)
+                        let label = "\(source.summary) \(significant) bits → \(target.summary)"
+                        // Compared as booleans: a failure prints the label, not two 130 kB arrays.
+                        let expected = general.tightlyPacked().bytes
+                        let fast = try bitmap.converted(to: target)
+                        let fastMatches = fast.bytes == general.bytes && fast.bytesPerRow == general.bytesPerRow
+                        #expect(fastMatches, "\(label)")
+                        let tight = try bitmap.converted(to: target, bytesPerRow: 4 * width)
+                        let tightMatches = tight.bytesPerRow == 4 * width && tight.bytes == expected
+                        #expect(tightMatches, "\(label), tight rows")
+                        let padded = try bitmap.converted(to: target, bytesPerRow: 4 * width + 12)
+                        let paddedMatches = padded.bytes.count == (4 * width + 12) * height && padded.tightlyPacked().bytes == expected
+                        #expect(paddedMatches, "\(label), padded rows")
+                        let paddingZero = (0 ..< height).allSatisfy { y in
+                            padded.bytes[(y * padded.bytesPerRow + 4 * width) ..< (y + 1) * padded.bytesPerRow].allSatisfy { $0 == 0 }
+                        }
+                        #expect(paddingZero, "\(label), padding zeroed")
+                    }
+                }
+            }
+        }
+    }
+}
+
 extension ConversionTests {
     /// Rows without padding are converted as one run of pixels (`converted(to:)`); the pixels
     /// must be those of the same image with padded rows, converted row by row — for narrow and

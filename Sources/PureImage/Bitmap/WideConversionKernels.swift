@@ -1,0 +1,94 @@
+/// Opaque 16-bit gray and RGB (12-bit and 16-bit JPEG, 16-bit PNG and TIFF) into the 4-byte,
+/// 8-bit RGB formats — RGBA, premultiplied RGBA or BGRA, the display format — in one pass.
+///
+/// The general route scales the samples to the full 16-bit range when fewer bits are
+/// significant (`fullRange`, a copy of the whole image), then converts pixel by pixel with
+/// `GeneralConversion`. For a source without alpha each 8-bit output component depends on one
+/// 16-bit sample alone, through the same function for every channel: `fullRange`'s
+/// `scaledToFullRange`, then `GeneralConversion.changeDepth`. So the function is tabulated once
+/// (65 536 entries, by those two routines themselves), and every pixel is three look-ups and
+/// one 4-byte store; the fourth byte is what the general path writes for an opaque pixel, 255
+/// (alpha, or the skip byte), and premultiplying by 255 changes nothing. The output is written
+/// into fresh memory, row padding zeroed, with no zero fill of the whole image first.
+/// `ConversionTests` compares the two routes on random images for every source layout, byte
+/// order, significant-bit count and target.
+///
+/// Safety: every loop runs x over 0..<width on rows the `Bitmap` invariants guarantee to hold
+/// `width × bytesPerPixel` bytes at `y × bytesPerRow`; the offsets come from `ComponentLayout`,
+/// inside the pixel sizes checked in `init?`.
+struct WideOpaqueConversion {
+    /// Below this many pixels the table (65 536 entries) costs more than it saves.
+    static let minimumPixels = 1 << 15
+
+    let sourceLayout: ComponentLayout
+    let sourceBytesPerPixel: Int
+    let gray: Bool
+    /// Bit shifts of R, G, B and the fourth byte in a little-endian target word.
+    let redShift: UInt32, greenShift: UInt32, blueShift: UInt32, fillShift: UInt32
+
+    init?(from source: PixelFormat, to target: PixelFormat) {
+        guard source.bitsPerComponent == 16, source.componentType != .float, source.alphaInfo == .none,
+              source.byteOrder.groupBytes <= 2,
+              source.colorModel == .gray || source.colorModel == .rgb else { return nil }
+        guard target.bitsPerComponent == 8, target.componentType != .float, target.bitsPerPixel == 32,
+              target.colorModel == .rgb else { return nil }
+        let layout = ComponentLayout(target)
+        guard layout.colorHigh.count == 3, let fill = layout.extraHigh else { return nil }
+        sourceLayout = ComponentLayout(source)
+        sourceBytesPerPixel = source.bitsPerPixel / 8
+        gray = source.colorModel == .gray
+        redShift = UInt32(8 * layout.colorHigh[0])
+        greenShift = UInt32(8 * layout.colorHigh[1])
+        blueShift = UInt32(8 * layout.colorHigh[2])
+        fillShift = UInt32(8 * fill)
+    }
+
+    /// Every 16-bit sample's 8-bit result, by the general route's own steps.
+    static func table(significantBits: Int) -> [UInt8] {
+        let small = (1 << significantBits) - 1
+        return (0 ..< 65536).map { sample in
+            var pixel = WorkingPixel()
+            pixel.c0 = UInt32(significantBits < 16 ? Bitmap.scaledToFullRange(sample, significant: small, full: 65535) : sample)
+            GeneralConversion.changeDepth(&pixel, from: 16, to: 8)
+            return UInt8(truncatingIfNeeded: pixel.c0)
+        }
+    }
+
+    /// Converts `bitmap` into rows of `rowBytes` ≥ 4 × width bytes (checked by the caller), every
+    /// byte written: the pixels, then zeros in the padding.
+    func run(_ bitmap: Bitmap, to target: PixelFormat, rowBytes: Int) -> Bitmap {
+        let table = Self.table(significantBits: bitmap.significantBitsPerComponent)
+        let width = bitmap.width, height = bitmap.height
+        let total = rowBytes * height, padding = rowBytes - 4 * width
+        let sourceRowBytes = bitmap.bytesPerRow, step = sourceBytesPerPixel
+        let high = sourceLayout.colorHigh, low = sourceLayout.colorLow
+        // Gray reads its one sample three times.
+        let (h0, l0) = (high[0], low[0])
+        let (h1, l1) = gray ? (h0, l0) : (high[1], low[1])
+        let (h2, l2) = gray ? (h0, l0) : (high[2], low[2])
+        let fill = UInt32(255) << fillShift
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            bitmap.bytes.withUnsafeBytes { source in
+                table.withUnsafeBufferPointer { table in
+                    guard let s0 = source.baseAddress, let d0 = buffer.baseAddress, let t = table.baseAddress else { return }
+                    for y in 0 ..< height {
+                        let s = s0 + y &* sourceRowBytes
+                        let d = UnsafeMutableRawPointer(d0 + y &* rowBytes)
+                        for x in 0 ..< width {
+                            let p = s + x &* step
+                            // Bound: a 16-bit sample indexes the 65 536-entry table.
+                            let r = UInt32(t[Int(p.load(fromByteOffset: h0, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l0, as: UInt8.self))])
+                            let g = UInt32(t[Int(p.load(fromByteOffset: h1, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l1, as: UInt8.self))])
+                            let b = UInt32(t[Int(p.load(fromByteOffset: h2, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l2, as: UInt8.self))])
+                            let word = r &<< redShift | g &<< greenShift | b &<< blueShift | fill
+                            d.storeBytes(of: word.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
+                        }
+                        if padding > 0 { (d + 4 &* width).initializeMemory(as: UInt8.self, repeating: 0, count: padding) }
+                    }
+                }
+            }
+            initialized = total
+        }
+        return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: rowBytes, bytes: bytes)
+    }
+}
