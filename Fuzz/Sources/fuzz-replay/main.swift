@@ -2,7 +2,10 @@
 // the check behind "no input of ≤ 64 KB takes more than 1 s" (Docs/Robustness.md), which an
 // ASan build cannot make (it runs several times slower).
 //
-//   fuzz-replay [--limit SECONDS] [--default-limits] FILES-OR-FOLDERS...
+//   fuzz-replay [--limit SECONDS] [--default-limits] [--times FILE] FILES-OR-FOLDERS...
+//
+// `--times FILE` writes every input's time with its size and declared pixels (TSV), to see
+// which inputs a run's time goes to.
 //
 // A file's format is its folder's name when that is png, jpeg, gif, tiff or webp, else sniffed.
 // Prints the slowest inputs; exits 1 when any input of ≤ 64 KiB took longer than the limit.
@@ -21,6 +24,11 @@ if let index = arguments.firstIndex(of: "--default-limits") {
     arguments.remove(at: index)
 }
 var limit = 1.0
+var timesPath: String?
+if let index = arguments.firstIndex(of: "--times"), index + 1 < arguments.count {
+    timesPath = arguments[index + 1]
+    arguments.removeSubrange(index ... index + 1)
+}
 if let index = arguments.firstIndex(of: "--limit"), index + 1 < arguments.count, let value = Double(arguments[index + 1]) {
     limit = value
     arguments.removeSubrange(index ... index + 1)
@@ -58,6 +66,17 @@ for path in arguments.flatMap(files(under:)) {
     let start = now()
     bytes.withUnsafeBufferPointer { FuzzDriver.run($0.baseAddress, $0.count, format: format(of: path)) }
     timings.append((now() - start, bytes.count, path))
+}
+if let timesPath, let file = fopen(timesPath, "w") {
+    fputs("seconds\tbytes\tdeclared_pixels\tpath\n", file)
+    for timing in timings {
+        // The pixels the headers declare (0 when they do not parse), with the fuzzing limits.
+        let pixels = (try? ImageFiles.read(timing.path)).flatMap { bytes in
+            (try? ImageSource(bytes: bytes, options: DecodeOptions(limits: FuzzDriver.limits)).properties(at: 0)).map { $0.width * $0.height }
+        } ?? 0
+        fputs("\(timing.seconds)\t\(timing.bytes)\t\(pixels)\t\(timing.path)\n", file)
+    }
+    fclose(file)
 }
 timings.sort { $0.seconds > $1.seconds }
 let slow = timings.filter { $0.bytes <= 65536 && $0.seconds > limit }

@@ -9,7 +9,7 @@ import Testing
 /// different error, a different image or an accepted-but-empty decode is caught, not only a
 /// crash.
 ///
-/// The limits are small like the fuzzer's (2^22 pixels here, 2^20 in `FuzzDriver`; 128 MiB), so
+/// The limits are small like the fuzzer's (2^22 pixels here, 2^16 in `FuzzDriver`; 128 MiB), so
 /// every file finishes in milliseconds; `scripts/bombs.sh` runs the same files through the CLI
 /// with the default limits and checks the 10 s / 2 GB bounds.
 ///
