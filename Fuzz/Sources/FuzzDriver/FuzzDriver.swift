@@ -24,8 +24,8 @@ public enum FuzzDriver {
     /// few hundred bytes that claim megapixels are legal (a truncated file decodes what is
     /// there, in time proportional to the pixels it claims), and they crowd out everything else:
     /// with 2^20 pixels, the 7 % of the JPEG corpus declaring more than 2^18 took 88 % of its
-    /// replay time (37.1 s for 5 082 inputs; 6.7 s with 2^16, and 406 executions a second under
-    /// ASan where 2^20 gave 72–280). Only 26 of the 433 JPEG seeds (12 of 281 TIFF) declare more
+    /// replay time (37.1 s for 5 082 inputs; 6.7 s with 2^16, and 327 executions a second over
+    /// a 10-minute ASan run where 2^20 gave 72–280). Only 26 of the 433 JPEG seeds (12 of 281 TIFF) declare more
     /// than 2^16 pixels; larger declarations still run every header path, the limit checks and
     /// the downscaler (whose source may exceed the limit). `fuzz-replay` times inputs with these
     /// limits (the "1 s" bound) or with the defaults (`--default-limits`), and

@@ -405,13 +405,14 @@ struct BaselineScan: EntropyScan {
         state.predictors[slot.pointee.scanIndex] = dc
         block[0] = Int16(truncatingIfNeeded: dc)
 
-        // AC (F.2.2.2, Figure F.13). Three tiers: code and value within the 9-bit lookahead
-        // (one `fast` look-up: `fastAC`, or `sequentialAC` with EOB and ZRL); a code within the lookahead whose value bits are already in
-        // the accumulator, and EOB / ZRL (the `lookup` table, still on the locals); anything
-        // else (codes of 10–16 bits, bits not yet in hand, suspension) through `decodeSymbol`
-        // and `receiveExtend`. The middle tier consumes what the last one would, with no fill
-        // in between (it runs only when the value's bits are in hand), so fills happen at the
-        // same points and chunked decoding is unchanged.
+        // AC (F.2.2.2, Figure F.13). Three tiers: code and value within the 10 fast bits (one
+        // `fast` look-up: `fastAC`, or `sequentialAC`, which has EOB and ZRL too); a code within
+        // the 9-bit lookahead whose value bits are already in the accumulator, and EOB / ZRL
+        // (the `lookup` table, still on the locals); anything else (codes of 10–16 bits, bits
+        // not yet in hand, suspension) through `decodeSymbol` and `receiveExtend`. The first
+        // two tiers consume what the last one would, with no fill in between (they run only
+        // when the value's bits are in hand), so fills happen at the same points and chunked
+        // decoding is unchanged.
         let natural = self.natural
         var k = 1
         let lookup = slot.pointee.ac.lookup

@@ -37,8 +37,8 @@ final class HuffmanTable {
     let valueOffset: UnsafeMutablePointer<Int32>
     /// 256 symbols (zero beyond those defined), indexed `& 0xFF` as libjpeg does.
     let symbols: UnsafeMutablePointer<UInt8>
-    /// AC fast path (the stb_image idea): when the next 9 bits hold a whole code *and* its
-    /// appended bits, `value << 16 | run << 8 | bits used`; 0 otherwise. Same bits consumed,
+    /// AC fast path (the stb_image idea): when the next `fastBits` bits hold a whole code *and*
+    /// its appended bits, `value << 16 | run << 8 | bits used`; 0 otherwise. Same bits consumed,
     /// same coefficient as DECODE + RECEIVE + EXTEND.
     let fastAC: UnsafeMutablePointer<Int32>
     /// `fastAC` plus entries for the two symbols with no value bits, for a sequential scan
