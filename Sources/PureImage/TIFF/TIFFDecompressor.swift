@@ -256,10 +256,24 @@ enum TIFFDecompressor {
     /// Other depths are bit-packed and have no byte order (libtiff swaps exactly these four).
     static func normaliseByteOrder(_ bytes: inout [UInt8], layout: TIFFImageLayout, endianness: Endianness) {
         let size = layout.bitsPerSample / 8
-        guard [16, 24, 32, 64].contains(layout.bitsPerSample), endianness == .littleEndian else { return }
+        switch layout.bitsPerSample { case 16, 24, 32, 64: break; default: return }
+        guard endianness == .littleEndian else { return }
+        reverseEachSample(&bytes, size: size)
+    }
+
+    /// Reverses the bytes of each `size`-byte sample in place (a trailing partial sample stays).
+    /// Swapped element by element: reversing a slice (`bytes[a..<b].reverse()`) allocated a copy
+    /// per sample, 2 s for the 33 MB strip of a 758-byte fuzzed file.
+    static func reverseEachSample(_ bytes: inout [UInt8], size: Int) {
+        guard size > 1 else { return }
         var index = 0
         while index + size <= bytes.count {
-            bytes[index ..< index + size].reverse()
+            var low = index, high = index + size - 1
+            while low < high {
+                bytes.swapAt(low, high)
+                low += 1
+                high -= 1
+            }
             index += size
         }
     }

@@ -96,13 +96,9 @@ enum TIFFSampleReader {
             top += rows
         }
         // Inside the decoder wide samples are big-endian; libtiff hands them out in host order.
-        if [16, 24, 32, 64].contains(bps) {
-            let size = bps / 8
-            var index = 0
-            while index + size <= out.count {
-                out[index ..< index + size].reverse()
-                index += size
-            }
+        switch bps {
+        case 16, 24, 32, 64: TIFFDecompressor.reverseEachSample(&out, size: bps / 8)
+        default: break
         }
         return DecodedSamples(width: layout.width, height: layout.height, samplesPerPixel: spp, bitsPerSample: bps,
                               sampleFormat: layout.sampleFormat, isDataUnits: false, bytes: out)
