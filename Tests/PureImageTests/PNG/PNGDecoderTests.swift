@@ -88,6 +88,31 @@ import PureImageConformance
         }
     }
 
+    /// Scanlines are inflated in blocks of ≈ 128 KiB (`PNGImageData.blockTarget`): an image
+    /// several blocks tall, whose rows use every filter type (so blocks begin with rows that
+    /// read the one above, kept from the previous block), against libpng; its Adam7 twin
+    /// (passes of several blocks) against it; and both fed in pieces (a block boundary falling
+    /// anywhere in a feed) against the one-shot decode, including a truncated copy.
+    @Test func imagesSpanningSeveralInflateBlocksMatchLibpng() throws {
+        // 1001 RGB pixels: 3004-byte scanlines, 43 to a block, 150 rows: four blocks, the last
+        // one short; the row count does not divide by the block's.
+        let built = Self.build(colorType: 2, depth: 8, width: 1001, height: 150, seed: 0xB10C)
+        #expect(PNGImageData.blockTarget / 3004 == 43)
+        let plain = try Self.decodeCanonical(built.png)
+        let reference = ReferenceDecoders.png(built.png)
+        #expect(reference.status == .ok)
+        #expect(firstDifference(plain, reference.frames.first?.samples ?? []) == nil)
+        #expect(try Self.decodeCanonical(built.interlacedPNG) == plain)
+        for bytes in [built.png, built.interlacedPNG, Array(built.png.prefix(built.png.count * 2 / 3))] {
+            let oneShot = IncrementalTests.oneShot(bytes)
+            for sizes in [[4093], [1, 777, 65536, 13]] {
+                let (outcome, statuses) = IncrementalTests.incremental(bytes, chunkSizes: sizes)
+                #expect(outcome == oneShot, "chunks \(sizes), \(bytes.count) bytes")
+                #expect(IncrementalTests.isMonotone(statuses))
+            }
+        }
+    }
+
     /// §11.3.2.1 tRNS in each of its forms.
     @Test func transparencyInEveryForm() throws {
         let cases: [(UInt8, UInt8, [UInt8])] = [
