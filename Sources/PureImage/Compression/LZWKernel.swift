@@ -31,12 +31,15 @@ struct LSBFirstCodeReader: LZWCodeReader {
         if index + 8 <= input.count {
             // One unaligned 8-byte load (index + 8 ≤ input.count): keep the whole bytes that fit
             // above `count` (count + 8 × taken ≤ 63) and mask off the rest.
+            // Masking shifts and wrapping sums: 0 ≤ count ≤ 63 before and after, so every shift
+            // amount is below 64 and nothing overflows (the checked forms cost a compare and a
+            // conditional move per shift in the hottest loop of GIF and TIFF decoding).
             let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let taken = (63 - count) >> 3
-            accumulator |= word << UInt64(count)
-            count += taken << 3
-            accumulator &= (UInt64(1) << UInt64(count)) - 1
-            index += taken
+            let taken = (63 &- count) &>> 3
+            accumulator |= word &<< UInt64(truncatingIfNeeded: count)
+            count &+= taken &<< 3
+            accumulator &= (UInt64(1) &<< UInt64(truncatingIfNeeded: count)) &- 1
+            index &+= taken
             return
         }
         while count <= 55 && index < input.count {
@@ -46,11 +49,12 @@ struct LSBFirstCodeReader: LZWCodeReader {
         }
     }
 
+    /// 1 ≤ width ≤ 12 ≤ count ≤ 63: the masking shifts and wrapping differences are exact.
     @inline(__always)
     mutating func take(_ width: Int) -> Int {
-        let code = Int(accumulator & ((UInt64(1) << UInt64(width)) - 1))
-        accumulator >>= UInt64(width)
-        count -= width
+        let code = Int(truncatingIfNeeded: accumulator & ((UInt64(1) &<< UInt64(truncatingIfNeeded: width)) &- 1))
+        accumulator &>>= UInt64(truncatingIfNeeded: width)
+        count &-= width
         return code
     }
 }
@@ -71,11 +75,14 @@ struct MSBFirstCodeReader: LZWCodeReader {
         if index + 8 <= input.count && count <= 55 {
             // One unaligned big-endian 8-byte load (index + 8 ≤ input.count): append the
             // `taken` ≥ 1 whole bytes that fit below the held bits (count + 8 × taken ≤ 63).
+            // count ≤ 55, so taken is 1…7 and both shift amounts lie in 8…56: masking shifts
+            // and wrapping sums are exact (see `LSBFirstCodeReader.refill`).
             let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let taken = (63 - count) >> 3
-            accumulator = accumulator << UInt64(taken << 3) | word >> UInt64(64 - (taken << 3))
-            count += taken << 3
-            index += taken
+            let taken = (63 &- count) &>> 3
+            let bits = UInt64(truncatingIfNeeded: taken &<< 3)
+            accumulator = accumulator &<< bits | word &>> (64 &- bits)
+            count &+= taken &<< 3
+            index &+= taken
             return
         }
         while count <= 55 && index < input.count {
@@ -85,11 +92,13 @@ struct MSBFirstCodeReader: LZWCodeReader {
         }
     }
 
+    /// 1 ≤ width ≤ 12 ≤ count ≤ 63: the masking shifts and wrapping differences are exact.
     @inline(__always)
     mutating func take(_ width: Int) -> Int {
-        count -= width
-        let code = Int((accumulator >> UInt64(count)) & ((UInt64(1) << UInt64(width)) - 1))
-        accumulator &= (UInt64(1) << UInt64(count)) - 1
+        count &-= width
+        let held = UInt64(truncatingIfNeeded: count)
+        let code = Int(truncatingIfNeeded: (accumulator &>> held) & ((UInt64(1) &<< UInt64(truncatingIfNeeded: width)) &- 1))
+        accumulator &= (UInt64(1) &<< held) &- 1
         return code
     }
 }
@@ -104,15 +113,16 @@ extension LZWDecoder {
     /// `destination`. Near the end (`destination + count + 8 > capacity`) it copies exactly.
     @inline(__always)
     static func copy(_ out: UnsafeMutablePointer<UInt8>, from source: Int, to destination: Int, count: Int, capacity: Int) {
-        if destination + count + 8 <= capacity {
+        // Wrapping arithmetic: every value here is an index below `capacity` plus at most 8.
+        if destination &+ count &+ 8 <= capacity {
             var s = source, d = destination, remaining = count
             while remaining > 0 {
                 // d + 8 ≤ destination + count + 8 ≤ capacity; s < d.
                 let word = UnsafeRawPointer(out + s).loadUnaligned(as: UInt64.self)
                 UnsafeMutableRawPointer(out + d).storeBytes(of: word, as: UInt64.self)
-                s += 8
-                d += 8
-                remaining -= 8
+                s &+= 8
+                d &+= 8
+                remaining &-= 8
             }
         } else {
             (out + destination).update(from: out + source, count: count)
@@ -126,6 +136,9 @@ extension LZWDecoder {
     /// clamped to `capacity - position`, and `copy` bounds its 8-byte moves); every dictionary
     /// read is at a code < `tableSize` (codes are at most 12 bits); every dictionary string lies
     /// inside `0 ..< position` (`LZWDictionary.invariantsHold`), so copies read decoded bytes.
+    /// The arithmetic wraps (`&+`, `&<<`): positions and lengths stay within 0…capacity,
+    /// slots within 0…4096 and widths within 1…12, so no sum overflows and no shift reaches
+    /// 64 — the overflow checks were a third of the loop's branches.
     mutating func run<Codes: LZWCodeReader>(_ codes: inout Codes, earlyChange: Int,
                                             _ input: UnsafeRawBufferPointer,
                                             into output: UnsafeMutableBufferPointer<UInt8>) -> Stop {
@@ -161,18 +174,18 @@ extension LZWDecoder {
                     stringLength = 1
                 } else if code > end && code < nextFree {
                     // A defined entry: earlier output, never overlapping `position`.
-                    stringLength = min(Int(length[code]), capacity - position)
+                    stringLength = min(Int(length[code]), capacity &- position)
                     LZWDecoder.copy(out, from: start[code], to: position, count: stringLength, capacity: capacity)
                 } else if code == nextFree && previous >= 0 {
                     // KwKwK: the entry being defined now, previous string + its own first byte.
                     // The previous string ends at `position`, so the head copy does not overlap.
-                    stringLength = min(previousLength + 1, capacity - position)
+                    stringLength = min(previousLength &+ 1, capacity &- position)
                     let head = min(previousLength, stringLength)
                     LZWDecoder.copy(out, from: previousStart, to: position, count: head, capacity: capacity)
-                    if stringLength > head { out[position + head] = out[previousStart] }
+                    if stringLength > head { out[position &+ head] = out[previousStart] }
                 } else if code == clear {
                     width = resetWidth
-                    nextFree = end + 1
+                    nextFree = end &+ 1
                     previous = -1
                     continue
                 } else if code == end {
@@ -180,17 +193,17 @@ extension LZWDecoder {
                 } else {
                     return .invalidCode(code)
                 }
-                position += stringLength
+                position &+= stringLength
 
                 if previous >= 0 && nextFree < LZWDecoder.tableSize {
                     start[nextFree] = previousStart
-                    length[nextFree] = UInt16(truncatingIfNeeded: previousLength + 1)
-                    nextFree += 1
+                    length[nextFree] = UInt16(truncatingIfNeeded: previousLength &+ 1)
+                    nextFree &+= 1
                 }
                 // Widen when the next free slot (plus the early-change offset) no longer fits.
                 // For GIF this is giflib's RunningCode rule (see `LZWDecoder`).
-                if nextFree + earlyChange >= 1 << width && width < LZWDecoder.maxCodeWidth {
-                    width += 1
+                if nextFree &+ earlyChange >= 1 &<< width && width < LZWDecoder.maxCodeWidth {
+                    width &+= 1
                 }
                 previous = code
                 previousStart = stringStart
