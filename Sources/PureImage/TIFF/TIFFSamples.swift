@@ -96,10 +96,7 @@ enum TIFFSampleReader {
             top += rows
         }
         // Inside the decoder wide samples are big-endian; libtiff hands them out in host order.
-        switch bps {
-        case 16, 24, 32, 64: TIFFDecompressor.reverseEachSample(&out, size: bps / 8)
-        default: break
-        }
+        TIFFDecompressor.reverseWideSamples(&out, bitsPerSample: bps)
         return DecodedSamples(width: layout.width, height: layout.height, samplesPerPixel: spp, bitsPerSample: bps,
                               sampleFormat: layout.sampleFormat, isDataUnits: false, bytes: out)
     }
