@@ -3,9 +3,9 @@
 /// display format (B G R A / B G R x). They produce exactly what `GeneralConversion` produces
 /// (the tests compare the two on every input) — only without its per-pixel dispatch.
 ///
-/// Safety: every loop runs x over 0..<width on rows the `Bitmap` invariants guarantee to hold
-/// `width × bytesPerPixel` bytes at `y × bytesPerRow`; source and target pixel sizes are the
-/// ones checked in `init?`.
+/// Safety: every loop runs x over 0..<width on rows that hold `width × bytesPerPixel` bytes at
+/// `y × bytesPerRow` (`PixelConverter.convert`'s caller guarantees it: a `Bitmap`'s invariants,
+/// or a decoder's row buffers); source and target pixel sizes are the ones checked in `init?`.
 struct ConversionKernel {
     enum Source { case gray, grayAlpha, rgb, rgba }
     enum Target { case rgba, rgbaPremultiplied, bgraPremultiplied, bgrx }
@@ -52,56 +52,47 @@ struct ConversionKernel {
     /// neither half carries into the other), G alone; BGRA orders swap the halves. Uniform
     /// 32-bit lane arithmetic, which the compiler runs four pixels at a time. Same bounds as
     /// `run`; pixels are read and written as unaligned little-endian words.
-    private func premultiplyRGBA(from bitmap: Bitmap, into result: inout Bitmap) {
-        let width = bitmap.width, target = self.target
-        let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
+    private func premultiplyRGBA(width: Int, height: Int, from rows: PixelRows, into result: MutablePixelRows) {
+        let target = self.target
+        let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
         let swapRedBlue = target != .rgbaPremultiplied
         let opaque: UInt32 = target == .bgrx ? 0xFF00_0000 : 0
-        bitmap.bytes.withUnsafeBytes { src in
-            result.bytes.withUnsafeMutableBytes { dst in
-                guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
-                for y in 0..<bitmap.height {
-                    let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
-                    for x in 0..<width {
-                        let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
-                        let alpha = pixel &>> 24
-                        let redBlue = (pixel & 0x00FF_00FF) &* alpha &+ 0x007F_007F
-                        let green = ((pixel &>> 8) & 0xFF) &* alpha &+ 0x7F
-                        var scaledRedBlue = ((redBlue &+ 0x0001_0001 &+ ((redBlue &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
-                        let scaledGreen = ((green &+ 1 &+ (green &>> 8)) &>> 8) & 0xFF
-                        if swapRedBlue { scaledRedBlue = (scaledRedBlue &<< 16 | scaledRedBlue &>> 16) & 0x00FF_00FF }
-                        let out = scaledRedBlue | scaledGreen &<< 8 | (pixel & 0xFF00_0000) | opaque
-                        d.storeBytes(of: out.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
-                    }
-                }
+        let s0 = rows.base, d0 = result.base
+        for y in 0..<height {
+            let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+            for x in 0..<width {
+                let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
+                let alpha = pixel &>> 24
+                let redBlue = (pixel & 0x00FF_00FF) &* alpha &+ 0x007F_007F
+                let green = ((pixel &>> 8) & 0xFF) &* alpha &+ 0x7F
+                var scaledRedBlue = ((redBlue &+ 0x0001_0001 &+ ((redBlue &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
+                let scaledGreen = ((green &+ 1 &+ (green &>> 8)) &>> 8) & 0xFF
+                if swapRedBlue { scaledRedBlue = (scaledRedBlue &<< 16 | scaledRedBlue &>> 16) & 0x00FF_00FF }
+                let out = scaledRedBlue | scaledGreen &<< 8 | (pixel & 0xFF00_0000) | opaque
+                d.storeBytes(of: out.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
             }
         }
     }
 
-    func run(from bitmap: Bitmap, into result: inout Bitmap) {
-        let width = bitmap.width
+    func run(width: Int, height: Int, from rows: PixelRows, into result: MutablePixelRows) {
         // The commonest case on its own loops, with nothing to decide per pixel: opaque RGB to
         // any of the targets (premultiplied or not, alpha or skip: 255 leaves the colour as it
         // is), in RGBA or BGRA order.
         if source == .rgb {
-            let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
+            let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
             let rgbaOrder = target == .rgba || target == .rgbaPremultiplied
-            bitmap.bytes.withUnsafeBufferPointer { src in
-                result.bytes.withUnsafeMutableBufferPointer { dst in
-                    guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
-                    // Rows of `width` pixels: 3 × width source bytes ≤ sourceRowBytes, 4 × width
-                    // target bytes ≤ targetRowBytes, `height` rows in each buffer.
-                    for y in 0..<bitmap.height {
-                        let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
-                        if rgbaOrder {
-                            for x in 0..<width {
-                                d[4 * x] = s[3 * x]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x + 2]; d[4 * x + 3] = 255
-                            }
-                        } else {
-                            for x in 0..<width {
-                                d[4 * x] = s[3 * x + 2]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x]; d[4 * x + 3] = 255
-                            }
-                        }
+            let s0 = rows.base.assumingMemoryBound(to: UInt8.self), d0 = result.base.assumingMemoryBound(to: UInt8.self)
+            // Rows of `width` pixels: 3 × width source bytes ≤ sourceRowBytes, 4 × width
+            // target bytes ≤ targetRowBytes, `height` rows in each buffer.
+            for y in 0..<height {
+                let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+                if rgbaOrder {
+                    for x in 0..<width {
+                        d[4 * x] = s[3 * x]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x + 2]; d[4 * x + 3] = 255
+                    }
+                } else {
+                    for x in 0..<width {
+                        d[4 * x] = s[3 * x + 2]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x]; d[4 * x + 3] = 255
                     }
                 }
             }
@@ -109,64 +100,56 @@ struct ConversionKernel {
         }
         if source == .rgba && target != .rgba {
             // (.bgrx keeps the source's alpha bits set to 255 by `opaque`.)
-            premultiplyRGBA(from: bitmap, into: &result)
+            premultiplyRGBA(width: width, height: height, from: rows, into: result)
             return
         }
         // Opaque gray: every target is (g, g, g, 255) in memory order (no alpha to premultiply,
         // B = G = R), one 32-bit store per pixel. The streaming downscaler feeds gray JPEG, PNG
         // and TIFF rows through here.
         if source == .gray {
-            let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
-            bitmap.bytes.withUnsafeBufferPointer { src in
-                result.bytes.withUnsafeMutableBytes { dst in
-                    guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
-                    // Rows of `width` pixels: width source bytes ≤ sourceRowBytes, 4 × width
-                    // target bytes ≤ targetRowBytes, `height` rows in each buffer.
-                    for y in 0..<bitmap.height {
-                        let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
-                        for x in 0..<width {
-                            let pixel = UInt32(s[x]) &* 0x0001_0101 | 0xFF00_0000
-                            d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 * x, as: UInt32.self)
-                        }
-                    }
+            let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
+            let s0 = rows.base.assumingMemoryBound(to: UInt8.self), d0 = result.base
+            // Rows of `width` pixels: width source bytes ≤ sourceRowBytes, 4 × width
+            // target bytes ≤ targetRowBytes, `height` rows in each buffer.
+            for y in 0..<height {
+                let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+                for x in 0..<width {
+                    let pixel = UInt32(s[x]) &* 0x0001_0101 | 0xFF00_0000
+                    d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 * x, as: UInt32.self)
                 }
             }
             return
         }
         let sourceStep: Int
         switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba: sourceStep = 4 }
-        let sourceRowBytes = bitmap.bytesPerRow, targetRowBytes = result.bytesPerRow
-        bitmap.bytes.withUnsafeBufferPointer { src in
-            result.bytes.withUnsafeMutableBufferPointer { dst in
-                guard let s0 = src.baseAddress, let d0 = dst.baseAddress else { return }
-                for y in 0..<bitmap.height {
-                    let s = s0 + y * sourceRowBytes
-                    let d = d0 + y * targetRowBytes
-                    for x in 0..<width {
-                        let p = s + x * sourceStep
-                        var r: UInt8, g: UInt8, b: UInt8, a: UInt8
-                        switch source {
-                        case .gray: r = p[0]; g = r; b = r; a = 255
-                        case .grayAlpha: r = p[0]; g = r; b = r; a = p[1]
-                        case .rgb: r = p[0]; g = p[1]; b = p[2]; a = 255
-                        case .rgba: r = p[0]; g = p[1]; b = p[2]; a = p[3]
-                        }
-                        let q = d + x * 4
-                        switch target {
-                        case .rgba:
-                            q[0] = r; q[1] = g; q[2] = b; q[3] = a
-                        case .rgbaPremultiplied:
-                            if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
-                            q[0] = r; q[1] = g; q[2] = b; q[3] = a
-                        case .bgraPremultiplied:
-                            if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
-                            q[0] = b; q[1] = g; q[2] = r; q[3] = a
-                        case .bgrx:
-                            // Dropping alpha composites over black: the premultiplied colour.
-                            if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
-                            q[0] = b; q[1] = g; q[2] = r; q[3] = 255
-                        }
-                    }
+        let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
+        let s0 = rows.base.assumingMemoryBound(to: UInt8.self), d0 = result.base.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            let s = s0 + y * sourceRowBytes
+            let d = d0 + y * targetRowBytes
+            for x in 0..<width {
+                let p = s + x * sourceStep
+                var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+                switch source {
+                case .gray: r = p[0]; g = r; b = r; a = 255
+                case .grayAlpha: r = p[0]; g = r; b = r; a = p[1]
+                case .rgb: r = p[0]; g = p[1]; b = p[2]; a = 255
+                case .rgba: r = p[0]; g = p[1]; b = p[2]; a = p[3]
+                }
+                let q = d + x * 4
+                switch target {
+                case .rgba:
+                    q[0] = r; q[1] = g; q[2] = b; q[3] = a
+                case .rgbaPremultiplied:
+                    if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
+                    q[0] = r; q[1] = g; q[2] = b; q[3] = a
+                case .bgraPremultiplied:
+                    if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
+                    q[0] = b; q[1] = g; q[2] = r; q[3] = a
+                case .bgrx:
+                    // Dropping alpha composites over black: the premultiplied colour.
+                    if a != 255 { r = Self.premultiply(r, a); g = Self.premultiply(g, a); b = Self.premultiply(b, a) }
+                    q[0] = b; q[1] = g; q[2] = r; q[3] = 255
                 }
             }
         }

@@ -9,34 +9,9 @@ extension Bitmap {
     /// say, go the general way — the same pixels, which is what the tables hold.
     static let packedLookUpMinimumPixels = 2048
 
-    func lookUpPackedSamples(into result: inout Bitmap) {
-        guard width * height >= Self.packedLookUpMinimumPixels else {
-            GeneralConversion(from: format, to: result.format).run(from: self, into: &result)
-            return
-        }
-        let expanded = packedLookUpTable(to: result.format)
-        let targetRowBytes = result.bytesPerRow
-        result.bytes.withUnsafeMutableBytes { target in
-            writePackedLookUp(expanded, into: target, targetRowBytes: targetRowBytes)
-        }
-    }
-
-    /// The whole conversion into fresh memory, when the target's rows are tight (4 × width
-    /// bytes): the look-up writes every byte of every row, so the memory is not zero-filled
-    /// first (a 2500 × 3300 fax page to RGBA is 33 MB of writes saved).
-    func lookUpPackedSamplesIntoTightRows(_ target: PixelFormat) -> Bitmap {
-        let expanded = packedLookUpTable(to: target)
-        let rowBytes = 4 * width, total = rowBytes * height
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            writePackedLookUp(expanded, into: UnsafeMutableRawBufferPointer(buffer), targetRowBytes: rowBytes)
-            initialized = total
-        }
-        return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: rowBytes, bytes: bytes)
-    }
-
     /// Every source byte's pixels as target words: 256 rows of `8 / bits` words (8 KiB for
     /// 1-bit). Each of the 2^bits values is converted by `GeneralConversion`.
-    private func packedLookUpTable(to target: PixelFormat) -> [UInt32] {
+    static func packedLookUpTable(from format: PixelFormat, to target: PixelFormat) -> [UInt32] {
         let bits = format.bitsPerComponent
         let levels = 1 << bits
         // One row holding every value 0 ..< levels, packed most significant bits first.
@@ -64,50 +39,44 @@ extension Bitmap {
         return expanded
     }
 
-    /// Writes every pixel of every row (4 × width bytes at y × targetRowBytes; padding after
-    /// them is left alone). A whole source byte is one fixed-size copy of its pixels' words:
-    /// 32 bytes for 1-bit, 16 for 2-bit, 8 for 4-bit.
-    private func writePackedLookUp(_ expanded: [UInt32], into target: UnsafeMutableRawBufferPointer, targetRowBytes: Int) {
-        let perByte = 8 / format.bitsPerComponent
-        let sourceRowBytes = bytesPerRow
-        let rows = height, columns = width
+    /// Writes every pixel of `height` rows of `width` packed pixels (4 × width bytes at
+    /// y × target.bytesPerRow; padding after them is left alone). A whole source byte is one
+    /// fixed-size copy of its pixels' words: 32 bytes for 1-bit, 16 for 2-bit, 8 for 4-bit.
+    static func writePackedLookUp(_ expanded: [UInt32], bits: Int, width columns: Int, height rows: Int,
+                                  from source: PixelRows, into target: MutablePixelRows) {
+        let perByte = 8 / bits
+        let sourceRowBytes = source.bytesPerRow, targetRowBytes = target.bytesPerRow
         let wholeBytes = columns / perByte, tail = columns % perByte
-        precondition(target.count >= (rows - 1) * targetRowBytes + 4 * columns && targetRowBytes >= 4 * columns)
-        bytes.withUnsafeBufferPointer { source in
-            expanded.withUnsafeBytes { expanded in
-                // Never empty here (≥ 2048 pixels): every row must be written, as the tight-rows
-                // path hands this memory out uninitialised otherwise.
-                guard let s0 = source.baseAddress, let t0 = target.baseAddress, let e = expanded.baseAddress else {
-                    preconditionFailure("packed look-up on an empty buffer")
+        expanded.withUnsafeBytes { expanded in
+            guard let e = expanded.baseAddress else { return }
+            let s0 = source.base.assumingMemoryBound(to: UInt8.self), t0 = target.base
+            // Row y: ceil(columns × bits / 8) = wholeBytes (+ 1 with a tail) source bytes at
+            // y × sourceRowBytes and 4 × columns target bytes at y × targetRowBytes, both inside
+            // their buffers (the caller's guarantee, `PixelConverter.convert`); a byte indexes
+            // one of the 256 rows of `expanded`, each 4 × perByte bytes.
+            for y in 0..<rows {
+                let s = s0 + y * sourceRowBytes
+                let t = t0 + y * targetRowBytes
+                switch perByte {
+                case 8:
+                    for index in 0..<wholeBytes {
+                        let from = e + Int(s[index]) * 32
+                        t.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), toByteOffset: index * 32, as: SIMD16<UInt8>.self)
+                        t.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: index * 32 + 16,
+                                     as: SIMD16<UInt8>.self)
+                    }
+                case 4:
+                    for index in 0..<wholeBytes {
+                        t.storeBytes(of: (e + Int(s[index]) * 16).loadUnaligned(as: SIMD16<UInt8>.self), toByteOffset: index * 16,
+                                     as: SIMD16<UInt8>.self)
+                    }
+                default:
+                    for index in 0..<wholeBytes {
+                        t.storeBytes(of: (e + Int(s[index]) * 8).loadUnaligned(as: UInt64.self), toByteOffset: index * 8, as: UInt64.self)
+                    }
                 }
-                // Row y: ceil(columns × bits / 8) = wholeBytes (+ 1 with a tail) source bytes at
-                // y × sourceRowBytes and 4 × columns target bytes at y × targetRowBytes, both
-                // inside their buffers (the precondition, and the bitmap's own geometry); a byte
-                // indexes one of the 256 rows of `expanded`, each 4 × perByte bytes.
-                for y in 0..<rows {
-                    let s = s0 + y * sourceRowBytes
-                    let t = t0 + y * targetRowBytes
-                    switch perByte {
-                    case 8:
-                        for index in 0..<wholeBytes {
-                            let from = e + Int(s[index]) * 32
-                            t.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), toByteOffset: index * 32, as: SIMD16<UInt8>.self)
-                            t.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: index * 32 + 16,
-                                         as: SIMD16<UInt8>.self)
-                        }
-                    case 4:
-                        for index in 0..<wholeBytes {
-                            t.storeBytes(of: (e + Int(s[index]) * 16).loadUnaligned(as: SIMD16<UInt8>.self), toByteOffset: index * 16,
-                                         as: SIMD16<UInt8>.self)
-                        }
-                    default:
-                        for index in 0..<wholeBytes {
-                            t.storeBytes(of: (e + Int(s[index]) * 8).loadUnaligned(as: UInt64.self), toByteOffset: index * 8, as: UInt64.self)
-                        }
-                    }
-                    if tail > 0 {
-                        (t + wholeBytes * perByte * 4).copyMemory(from: e + Int(s[wholeBytes]) * perByte * 4, byteCount: tail * 4)
-                    }
+                if tail > 0 {
+                    (t + wholeBytes * perByte * 4).copyMemory(from: e + Int(s[wholeBytes]) * perByte * 4, byteCount: tail * 4)
                 }
             }
         }

@@ -8,13 +8,13 @@
 /// `scaledToFullRange`, then `GeneralConversion.changeDepth`. So the function is tabulated once
 /// (65 536 entries, by those two routines themselves), and every pixel is three look-ups and
 /// one 4-byte store; the fourth byte is what the general path writes for an opaque pixel, 255
-/// (alpha, or the skip byte), and premultiplying by 255 changes nothing. The output is written
-/// into fresh memory, row padding zeroed, with no zero fill of the whole image first.
+/// (alpha, or the skip byte), and premultiplying by 255 changes nothing. Every pixel byte is
+/// written, so the output can be fresh memory with no zero fill first.
 /// `ConversionTests` compares the two routes on random images for every source layout, byte
 /// order, significant-bit count and target.
 ///
-/// Safety: every loop runs x over 0..<width on rows the `Bitmap` invariants guarantee to hold
-/// `width × bytesPerPixel` bytes at `y × bytesPerRow`; the offsets come from `ComponentLayout`,
+/// Safety: every loop runs x over 0..<width on rows that hold `width × bytesPerPixel` bytes at
+/// `y × bytesPerRow` (`PixelConverter.convert`'s guarantee); the offsets come from `ComponentLayout`,
 /// inside the pixel sizes checked in `init?`.
 struct WideOpaqueConversion {
     /// Below this many pixels the table (65 536 entries) costs more than it saves.
@@ -54,41 +54,32 @@ struct WideOpaqueConversion {
         }
     }
 
-    /// Converts `bitmap` into rows of `rowBytes` ≥ 4 × width bytes (checked by the caller), every
-    /// byte written: the pixels, then zeros in the padding.
-    func run(_ bitmap: Bitmap, to target: PixelFormat, rowBytes: Int) -> Bitmap {
-        let table = Self.table(significantBits: bitmap.significantBitsPerComponent)
-        let width = bitmap.width, height = bitmap.height
-        let total = rowBytes * height, padding = rowBytes - 4 * width
-        let sourceRowBytes = bitmap.bytesPerRow, step = sourceBytesPerPixel
+    /// Converts `height` rows of `width` pixels with `table` (`table(significantBits:)` for the
+    /// source's samples), every pixel byte written (the caller's guarantee that the rows exist:
+    /// `PixelConverter.convert`).
+    func run(width: Int, height: Int, from source: PixelRows, into target: MutablePixelRows, table: [UInt8]) {
+        let sourceRowBytes = source.bytesPerRow, targetRowBytes = target.bytesPerRow, step = sourceBytesPerPixel
         let high = sourceLayout.colorHigh, low = sourceLayout.colorLow
         // Gray reads its one sample three times.
         let (h0, l0) = (high[0], low[0])
         let (h1, l1) = gray ? (h0, l0) : (high[1], low[1])
         let (h2, l2) = gray ? (h0, l0) : (high[2], low[2])
         let fill = UInt32(255) << fillShift
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            bitmap.bytes.withUnsafeBytes { source in
-                table.withUnsafeBufferPointer { table in
-                    guard let s0 = source.baseAddress, let d0 = buffer.baseAddress, let t = table.baseAddress else { return }
-                    for y in 0 ..< height {
-                        let s = s0 + y &* sourceRowBytes
-                        let d = UnsafeMutableRawPointer(d0 + y &* rowBytes)
-                        for x in 0 ..< width {
-                            let p = s + x &* step
-                            // Bound: a 16-bit sample indexes the 65 536-entry table.
-                            let r = UInt32(t[Int(p.load(fromByteOffset: h0, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l0, as: UInt8.self))])
-                            let g = UInt32(t[Int(p.load(fromByteOffset: h1, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l1, as: UInt8.self))])
-                            let b = UInt32(t[Int(p.load(fromByteOffset: h2, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l2, as: UInt8.self))])
-                            let word = r &<< redShift | g &<< greenShift | b &<< blueShift | fill
-                            d.storeBytes(of: word.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
-                        }
-                        if padding > 0 { (d + 4 &* width).initializeMemory(as: UInt8.self, repeating: 0, count: padding) }
-                    }
+        table.withUnsafeBufferPointer { table in
+            guard let t = table.baseAddress, table.count == 65536 else { return }
+            for y in 0 ..< height {
+                let s = source.base + y &* sourceRowBytes
+                let d = target.base + y &* targetRowBytes
+                for x in 0 ..< width {
+                    let p = s + x &* step
+                    // Bound: a 16-bit sample indexes the 65 536-entry table.
+                    let r = UInt32(t[Int(p.load(fromByteOffset: h0, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l0, as: UInt8.self))])
+                    let g = UInt32(t[Int(p.load(fromByteOffset: h1, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l1, as: UInt8.self))])
+                    let b = UInt32(t[Int(p.load(fromByteOffset: h2, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l2, as: UInt8.self))])
+                    let word = r &<< redShift | g &<< greenShift | b &<< blueShift | fill
+                    d.storeBytes(of: word.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
                 }
             }
-            initialized = total
         }
-        return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: rowBytes, bytes: bytes)
     }
 }
