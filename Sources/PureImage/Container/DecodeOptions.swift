@@ -37,6 +37,13 @@ public struct DecodeOptions: Hashable, Sendable {
     /// conversion. Other JPEGs (CMYK, 12-bit, lossless above 8 bits) and formats ignore it.
     var jpegDirectFormat: PixelFormat?
 
+    /// Internal: a PNG writes its main image in the format this output resolves to
+    /// (`ImageDecodingOptions.Output.target`) as its rows are unfiltered (`PNGDirectImage`),
+    /// instead of storing it and converting it when it is delivered, so that
+    /// `ImageSource.decode(at:)` makes one full-size image. Interlaced, colour-keyed and
+    /// animated PNGs, and other formats, ignore it.
+    var directOutput: ImageDecodingOptions.Output?
+
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as
     /// `CGImageSourceCreateImageAtIndex` reads one directory). The IFD chain is still walked to
     /// its end, so `frameCount` is exact; no other page is decoded, and the decode's properties,

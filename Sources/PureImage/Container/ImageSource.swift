@@ -236,8 +236,7 @@ public final class ImageSource: Sendable {
         if let pageCount, index < 0 || index >= pageCount {
             throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: pageCount))
         }
-        if format == .jpeg, index == 0, let direct = Self.directJPEGFormat(for: decoding.output),
-           let frame = try decodeJPEGDirect(direct, decoding) {
+        if index == 0, let direct = directOptions(for: decoding.output), let frame = try decodeDirect(direct, decoding) {
             return frame
         }
         return try caches.withLock { (caches) throws(DecodeError) -> DecodedFrame in
@@ -267,24 +266,42 @@ public final class ImageSource: Sendable {
         return FourByteRGB(target: target) == nil ? nil : target
     }
 
-    /// A JPEG decoded by a decode of its own whose renderer writes `direct` (see
-    /// `DecodeOptions.jpegDirectFormat`): one full-size image, where decoding to RGB and
-    /// converting held two (a 6 MP RGBA decode: 42 MB → 24 MB, and 40 → 25 ms). Nil when the
-    /// shared decode has run already (its frame is converted as usual). The decode is not kept:
-    /// like `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`, asking again
-    /// decodes again. CMYK and 12-bit files come out of it native and are converted by
-    /// `deliver` as from the shared decode, so the pixels are the same either way.
-    private func decodeJPEGDirect(_ direct: PixelFormat, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
+    /// Options for a decode of frame 0 that writes `output` itself, for the formats whose
+    /// decoders can: JPEG's renderer (`DecodeOptions.jpegDirectFormat`, 4-byte RGB formats) and
+    /// a still PNG's unfiltered rows (`DecodeOptions.directOutput`). Nil otherwise — and for an
+    /// APNG, whose frames come from the shared decode.
+    private func directOptions(for output: ImageDecodingOptions.Output) -> DecodeOptions? {
+        var direct = options
+        switch format {
+        case .jpeg:
+            guard let target = Self.directJPEGFormat(for: output) else { return nil }
+            direct.jpegDirectFormat = target
+        case .png:
+            guard output != .native, let header = try? properties(), header.frames.isEmpty else { return nil }
+            direct.directOutput = output
+        default:
+            return nil
+        }
+        return direct
+    }
+
+    /// Frame 0 from a decode of its own whose decoder writes the requested output itself (see
+    /// `directOptions`): one full-size image, where decoding natively and converting held two
+    /// (a 6 MP RGBA JPEG decode: 42 MB → 24 MB, and 40 → 25 ms). Nil when the shared decode has
+    /// run already (its frame is converted as usual). The decode is not kept: like
+    /// `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`, asking again
+    /// decodes again. Images the decoder cannot write directly (CMYK and 12-bit JPEGs,
+    /// interlaced or colour-keyed PNGs) come out of it native and are converted by `deliver` as
+    /// from the shared decode, so the pixels are the same either way.
+    private func decodeDirect(_ directOptions: DecodeOptions, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
         if caches.withLock({ $0.session != nil }) { return nil }
-        var directOptions = options
-        directOptions.jpegDirectFormat = direct
-        let session = DecodeSession(format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: directOptions),
+        let session = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: directOptions),
                                     input: InputBuffer(bytes, isClosed: true))
         try Self.runToEnd(session)
         guard session.decoder.availableFrameCount > 0 else {
-            throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: 0, count: 0))
+            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: 0, count: 0))
         }
-        let bitmap = try Self.deliver(try session.decoder.frame(at: 0), decoder: session.decoder, format: .jpeg, options: decoding)
+        let bitmap = try Self.deliver(try session.decoder.frame(at: 0), decoder: session.decoder, format: format, options: decoding)
         return DecodedFrame(session, index: 0, bitmap: bitmap)
     }
 

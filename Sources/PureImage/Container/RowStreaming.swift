@@ -62,7 +62,7 @@ extension ImageSource {
         streamOptions.firstFrameOnly = true
         streamOptions.decodeAPNGAnimation = false
         // A JPEG's rows come in a 4-byte RGB output already when it can write it (the band
-        // conversion is then the identity); see `ImageSource.decodeJPEGDirect`.
+        // conversion is then the identity); see `ImageSource.decodeDirect`.
         if format == .jpeg { streamOptions.jpegDirectFormat = Self.directJPEGFormat(for: output) }
         var delivered = 0
         var nativeFormat: PixelFormat?
@@ -170,18 +170,26 @@ extension ImageSource {
 
     /// A band in the requested output, with tight rows (the conversions of `deliver`).
     static func convert(_ band: Bitmap, to output: ImageDecodingOptions.Output, hasAlpha: Bool, format: ImageFormat) throws(DecodeError) -> Bitmap {
-        let target: PixelFormat
-        switch output {
-        case .native: return band.tightlyPacked()
-        case .canonicalRGBA: target = band.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
-        case .display: target = .display(hasAlpha: hasAlpha)
-        case .format(let format): target = format
-        case .libtiffRGBA: target = .rgba8Premultiplied
-        }
+        guard let target = output.target(native: band.format, hasAlpha: hasAlpha) else { return band.tightlyPacked() }
         do {
             return try band.converted(to: target, bytesPerRow: target.minimumBytesPerRow(width: band.width) ?? 0)
         } catch {
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
+        }
+    }
+}
+
+extension ImageDecodingOptions.Output {
+    /// The format a frame comes out in when its decoder's own format is `native` (nil for
+    /// `.native`: as it is). `hasAlpha` is the image's (`ImageProperties.hasAlpha`), which picks
+    /// the display format.
+    func target(native: PixelFormat, hasAlpha: Bool) -> PixelFormat? {
+        switch self {
+        case .native: nil
+        case .canonicalRGBA: native.bitsPerComponent > 8 ? .rgba16 : .rgba8
+        case .display: .display(hasAlpha: hasAlpha)
+        case .format(let format): format
+        case .libtiffRGBA: .rgba8Premultiplied
         }
     }
 }

@@ -36,13 +36,21 @@ extension PNGDecoder {
             if mainImage == nil {
                 guard let header else { throw DecodeError(.malformed, format: .png, offset: chunk.offset, PNGError.chunkOrder("IDAT before IHDR")) }
                 try beginMainImage(chunk)
-                mainImage = try PNGImageData(header: header, budget: budget, offsetBase: chunk.dataOffset, streaming: rowSink != nil)
+                let direct = directFormats(header)
+                mainImage = try PNGImageData(header: header, budget: budget, offsetBase: chunk.dataOffset,
+                                             streaming: rowSink != nil || direct != nil)
+                if let direct {
+                    directImage = try PNGDirectImage(width: header.width, height: header.height, native: direct.native, target: direct.target,
+                                                     budget: budget, offset: chunk.dataOffset)
+                }
                 if let rowSink {
                     let rowHeader = PNGHeader(width: header.width, height: 1, bitDepth: header.bitDepth,
                                               colorType: header.colorType, interlaced: false)
                     mainImage?.rowSink = { [unowned self] _, row in
                         rowSink(PNGPixelExpansion.nativeBitmap(header: rowHeader, rows: Array(row), palette: self.palette, transparency: self.transparency))
                     }
+                } else if let directImage {
+                    mainImage?.rowSink = { _, row in row.withUnsafeBytes { directImage.append($0) } }
                 }
                 finishHeaderProperties()
             } else if let mainImage, mainImage.isComplete, lastChunkWasNotIDAT {
@@ -86,6 +94,18 @@ extension PNGDecoder {
             pendingControl = nil
             finishHeaderProperties()
         }
+    }
+
+    /// `DecodeOptions.directOutput`: the formats a main image is written in as its rows are
+    /// unfiltered (`PNGDirectImage`) — where its scanlines are native rows and it is no
+    /// animation's frame (acTL, PLTE and tRNS all come before the first IDAT, so this is known
+    /// at the first IDAT). Nil: the image is stored and converted when it is delivered.
+    func directFormats(_ header: PNGHeader) -> (native: PixelFormat, target: PixelFormat)? {
+        guard let output = options.directOutput, rowSink == nil, !header.interlaced, animation == nil,
+              let native = PNGPixelExpansion.storedRowFormat(header: header, palette: palette, transparency: transparency),
+              let target = output.target(native: native, hasAlpha: header.colorType.hasAlphaChannel || transparency != nil),
+              target != native else { return nil }
+        return (native, target)
     }
 
     /// Handles a whole non-streamed chunk. Returns the next state.

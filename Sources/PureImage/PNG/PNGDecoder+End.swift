@@ -67,6 +67,9 @@ extension PNGDecoder {
             if rowSink != nil {
                 // Streaming: the rows that arrived have been handed over already.
                 guard let mainImage, mainImage.rowsStored > 0 else { throw error }
+            } else if let directImage {
+                guard directImage.rowsWritten > 0 else { throw error }
+                mainImageBitmap = directImage.finish()
             } else {
                 guard let mainImage, mainImage.pixels.count > 0 else { throw error }
                 mainImageBitmap = try keptNativeBitmap(of: mainImage)

@@ -25,7 +25,11 @@ extension PNGDecoder {
                 mainImageStreamed = true
                 return
             }
-            mainImageBitmap = try keptNativeBitmap(of: mainImage)
+            if let directImage {
+                mainImageBitmap = directImage.finish()
+            } else {
+                mainImageBitmap = try keptNativeBitmap(of: mainImage)
+            }
             if defaultImageIsFrame, let control = pendingControl, animation != nil {
                 appendFrame(mainImage, control: control)
             }

@@ -49,6 +49,8 @@ final class PNGDecoder: FormatDecoder {
     var mainImageBitmap: Bitmap?
     /// Streaming mode: the main image's rows have all gone to `rowSink`.
     var mainImageStreamed = false
+    /// The main image written in the caller's format as its rows arrive (`DecodeOptions.directOutput`).
+    var directImage: PNGDirectImage?
     /// Properties only: the first IDAT has been seen (its data is skipped, so `mainImage` stays nil).
     var mainImageSeen = false
     /// Whether the IDAT stream has begun, in either mode.

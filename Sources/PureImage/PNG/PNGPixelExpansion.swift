@@ -13,27 +13,34 @@
 /// pass over the pixels here at all.
 enum PNGPixelExpansion {
     static func nativeBitmap(header: PNGHeader, rows: [UInt8], palette: Palette?, transparency: PNGTransparency?) -> Bitmap {
+        let rowBytes = (header.width * header.bitsPerPixel + 7) / 8
+        if let format = storedRowFormat(header: header, palette: palette, transparency: transparency) {
+            return Bitmap(uncheckedWidth: header.width, height: header.height, format: format, bytesPerRow: rowBytes, bytes: rows)
+        }
+        // Only gray and RGB with a colour key have no stored-row format.
+        let model: ColorModel = header.colorType == .grayscale ? .gray : .rgb
+        guard case .key(let key)? = transparency else {
+            let format = PixelFormat(colorModel: model, bitsPerComponent: header.bitDepth, alphaInfo: .none)
+            return Bitmap(uncheckedWidth: header.width, height: header.height, format: format, bytesPerRow: rowBytes, bytes: rows)
+        }
+        return keyedToAlpha(header: header, rows: rows, rowBytes: rowBytes, key: key, model: model)
+    }
+
+    /// The native format when it is the stored scanlines' own, as unfiltered (every image but a
+    /// gray or RGB one with a tRNS colour key, whose alpha is made by `keyedToAlpha`: nil).
+    static func storedRowFormat(header: PNGHeader, palette: Palette?, transparency: PNGTransparency?) -> PixelFormat? {
         let depth = header.bitDepth
-        let width = header.width, height = header.height
-        let rowBytes = (width * header.bitsPerPixel + 7) / 8
         switch header.colorType {
         case .indexed:
             let basePalette = palette ?? Palette(rgba: [0, 0, 0, 255])!
-            let format = PixelFormat(colorModel: .indexed(applying(transparency, to: basePalette)), bitsPerComponent: depth, alphaInfo: .none)
-            return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowBytes, bytes: rows)
+            return PixelFormat(colorModel: .indexed(applying(transparency, to: basePalette)), bitsPerComponent: depth, alphaInfo: .none)
         case .grayscaleAlpha:
-            let format = PixelFormat(colorModel: .gray, bitsPerComponent: depth, alphaInfo: .last)
-            return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowBytes, bytes: rows)
+            return PixelFormat(colorModel: .gray, bitsPerComponent: depth, alphaInfo: .last)
         case .truecolorAlpha:
-            let format = PixelFormat(colorModel: .rgb, bitsPerComponent: depth, alphaInfo: .last)
-            return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowBytes, bytes: rows)
+            return PixelFormat(colorModel: .rgb, bitsPerComponent: depth, alphaInfo: .last)
         case .grayscale, .truecolor:
-            let model: ColorModel = header.colorType == .grayscale ? .gray : .rgb
-            guard case .key(let key)? = transparency else {
-                let format = PixelFormat(colorModel: model, bitsPerComponent: depth, alphaInfo: .none)
-                return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowBytes, bytes: rows)
-            }
-            return keyedToAlpha(header: header, rows: rows, rowBytes: rowBytes, key: key, model: model)
+            if case .key? = transparency { return nil }
+            return PixelFormat(colorModel: header.colorType == .grayscale ? .gray : .rgb, bitsPerComponent: depth, alphaInfo: .none)
         }
     }
 
