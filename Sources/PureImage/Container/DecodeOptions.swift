@@ -37,11 +37,13 @@ public struct DecodeOptions: Hashable, Sendable {
     /// conversion. Other JPEGs (CMYK, 12-bit, lossless above 8 bits) and formats ignore it.
     var jpegDirectFormat: PixelFormat?
 
-    /// Internal: a PNG writes its main image in the format this output resolves to
-    /// (`ImageDecodingOptions.Output.target`) as its rows are unfiltered (`PNGDirectImage`),
-    /// instead of storing it and converting it when it is delivered, so that
-    /// `ImageSource.decode(at:)` makes one full-size image. Interlaced, colour-keyed and
-    /// animated PNGs, and other formats, ignore it.
+    /// Internal: the decoder writes its image in the format this output resolves to
+    /// (`ImageDecodingOptions.Output.target`) as its rows are finished, instead of keeping a
+    /// native image and converting it when it is delivered, so that `ImageSource.decode(at:)`
+    /// makes one full-size image. PNG converts each unfiltered scanline (`PNGDirectImage`;
+    /// interlaced, colour-keyed and animated PNGs ignore it), TIFF each rendered band into the
+    /// page (`TIFFPageDecoder`; float pages ignore it). Other formats ignore it (JPEG has
+    /// `jpegDirectFormat`).
     var directOutput: ImageDecodingOptions.Output?
 
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as

@@ -236,7 +236,7 @@ public final class ImageSource: Sendable {
         if let pageCount, index < 0 || index >= pageCount {
             throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: pageCount))
         }
-        if index == 0, let direct = directOptions(for: decoding.output), let frame = try decodeDirect(direct, decoding) {
+        if let direct = directOptions(for: decoding.output, index: index), let frame = try decodeDirect(direct, index: index, decoding) {
             return frame
         }
         return try caches.withLock { (caches) throws(DecodeError) -> DecodedFrame in
@@ -266,43 +266,48 @@ public final class ImageSource: Sendable {
         return FourByteRGB(target: target) == nil ? nil : target
     }
 
-    /// Options for a decode of frame 0 that writes `output` itself, for the formats whose
-    /// decoders can: JPEG's renderer (`DecodeOptions.jpegDirectFormat`, 4-byte RGB formats) and
-    /// a still PNG's unfiltered rows (`DecodeOptions.directOutput`). Nil otherwise — and for an
-    /// APNG, whose frames come from the shared decode.
-    private func directOptions(for output: ImageDecodingOptions.Output) -> DecodeOptions? {
+    /// Options for a decode of frame `index` that writes `output` itself, for the formats whose
+    /// decoders can: JPEG's renderer (frame 0; `DecodeOptions.jpegDirectFormat`, 4-byte RGB
+    /// formats), a still PNG's unfiltered rows and a TIFF page's rendered bands
+    /// (`DecodeOptions.directOutput`). Nil otherwise — for an APNG, whose frames come from the
+    /// shared decode, and for libtiff's RGBA output, which reads the page by itself.
+    private func directOptions(for output: ImageDecodingOptions.Output, index: Int) -> DecodeOptions? {
         var direct = options
         switch format {
-        case .jpeg:
+        case .jpeg where index == 0:
             guard let target = Self.directJPEGFormat(for: output) else { return nil }
             direct.jpegDirectFormat = target
-        case .png:
+        case .png where index == 0:
             guard output != .native, let header = try? properties(), header.frames.isEmpty else { return nil }
             direct.directOutput = output
+        case .tiff:
+            guard output != .native, output != .libtiffRGBA else { return nil }
+            direct.directOutput = output
+            direct.onlyPage = index
         default:
             return nil
         }
         return direct
     }
 
-    /// Frame 0 from a decode of its own whose decoder writes the requested output itself (see
-    /// `directOptions`): one full-size image, where decoding natively and converting held two
-    /// (a 6 MP RGBA JPEG decode: 42 MB → 24 MB, and 40 → 25 ms). Nil when the shared decode has
-    /// run already (its frame is converted as usual). The decode is not kept: like
-    /// `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`, asking again
-    /// decodes again. Images the decoder cannot write directly (CMYK and 12-bit JPEGs,
-    /// interlaced or colour-keyed PNGs) come out of it native and are converted by `deliver` as
-    /// from the shared decode, so the pixels are the same either way.
-    private func decodeDirect(_ directOptions: DecodeOptions, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
-        if caches.withLock({ $0.session != nil }) { return nil }
+    /// Frame `index` from a decode of its own whose decoder writes the requested output itself
+    /// (see `directOptions`): one full-size image, where decoding natively and converting held
+    /// two (a 6 MP RGBA JPEG decode: 42 MB → 24 MB, and 40 → 25 ms). Nil when the shared decode
+    /// (a TIFF: this page's) has run already — its frame is converted as usual. The decode is
+    /// not kept: like `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`,
+    /// asking again decodes again. Images the decoder cannot write directly (CMYK and 12-bit
+    /// JPEGs, interlaced or colour-keyed PNGs, float TIFFs) come out of it native and are
+    /// converted by `deliver` as from the shared decode, so the pixels are the same either way.
+    private func decodeDirect(_ directOptions: DecodeOptions, index: Int, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
+        if caches.withLock({ $0.session != nil || $0.page?.index == index }) { return nil }
         let session = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: directOptions),
                                     input: InputBuffer(bytes, isClosed: true))
         try Self.runToEnd(session)
-        guard session.decoder.availableFrameCount > 0 else {
-            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: 0, count: 0))
+        guard session.decoder.availableFrameCount > index else {
+            throw DecodeError(.malformed, format: format, offset: nil, ContainerError.frameOutOfRange(index: index, count: session.decoder.availableFrameCount))
         }
-        let bitmap = try Self.deliver(try session.decoder.frame(at: 0), decoder: session.decoder, format: format, options: decoding)
-        return DecodedFrame(session, index: 0, bitmap: bitmap)
+        let bitmap = try Self.deliver(try session.decoder.frame(at: index), decoder: session.decoder, format: format, options: decoding)
+        return DecodedFrame(session, index: index, bitmap: bitmap)
     }
 
     /// Frame `index`'s pixels alone: `decode(at:options:).bitmap`.

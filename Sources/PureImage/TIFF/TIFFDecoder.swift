@@ -62,7 +62,8 @@ final class TIFFDecoder: FormatDecoder {
 
     /// The page being decoded: rows so far, the rest zero (black, or transparent with alpha).
     func partialFrame() -> PartialFrame? {
-        guard let page = pageInProgress, let bitmap = page.bitmap else { return nil }
+        // (A direct decode's page is not all written until it is complete.)
+        guard options.directOutput == nil, let page = pageInProgress, let bitmap = page.bitmap else { return nil }
         return PartialFrame(bitmap: bitmap, decodedRows: page.decodedRows, frameIndex: firstPageIndex + pages.count)
     }
 
@@ -152,7 +153,7 @@ final class TIFFDecoder: FormatDecoder {
                         if !input.isClosed && layout.byteCountsDependOnFileSize { return .needMoreInput }
                         try TIFFRendering.checkRenderable(layout)
                         page = TIFFPageDecoder(layout: layout, endianness: endianness, budget: budget,
-                                               rowSink: index == 0 ? rowSink : nil)
+                                               rowSink: index == 0 ? rowSink : nil, directOutput: options.directOutput)
                         pageInProgress = page
                     }
                     // Band by band as the bytes arrive; once the input is closed, bands whose

@@ -15,8 +15,14 @@ final class TIFFPageDecoder {
     /// The index of the next band (row of chunks) to decode.
     private(set) var nextBand = 0
     /// The page so far (nil until the first band is decoded, and always when streaming).
-    /// Rows at and after `decodedRows` are zero.
+    /// Rows at and after `decodedRows` are zero — except in direct mode, where they are not
+    /// written yet (a direct decode is one-shot and shows no partial page).
     private(set) var bitmap: Bitmap?
+    /// Direct mode (`DecodeOptions.directOutput`): the output each band is converted to as it is
+    /// rendered, into a page in that format — no native page, and no conversion pass over it.
+    private let directOutput: ImageDecodingOptions.Output?
+    /// Direct mode: from the rendered bands' format to the page's (nil: the page is native).
+    private var converter: PixelConverter?
     private(set) var warnings: [DecodeWarning] = []
     /// Set when a chunk's bytes run past the end of the input and it decoded short.
     private(set) var truncatedAt: Int?
@@ -41,12 +47,14 @@ final class TIFFPageDecoder {
         self.init(layout: layout, endianness: endianness, budget: MemoryBudget(limits: limits), rowSink: rowSink)
     }
 
-    init(layout: TIFFImageLayout, endianness: Endianness, budget: MemoryBudget, rowSink: ((Bitmap) -> Void)? = nil) {
+    init(layout: TIFFImageLayout, endianness: Endianness, budget: MemoryBudget, rowSink: ((Bitmap) -> Void)? = nil,
+         directOutput: ImageDecodingOptions.Output? = nil) {
         self.layout = layout
         self.endianness = endianness
         self.limits = budget.limits
         self.budget = budget
         self.rowSink = rowSink
+        self.directOutput = rowSink == nil ? directOutput : nil
     }
 
     var isComplete: Bool { nextBand >= layout.chunksDown }
@@ -83,15 +91,43 @@ final class TIFFPageDecoder {
             if isComplete || pending.bytes.count >= 1 << 16 { flushPendingRows() }
             return
         }
-        if bitmap == nil {
-            let total = try SizeMath.allocationSize(rendered.bytesPerRow, layout.height, limits: limits, format: .tiff, offset: nil)
-            try budget.reserve(total, format: .tiff, offset: nil)
-            bitmap = Bitmap(uncheckedWidth: layout.width, height: layout.height, format: rendered.format,
-                            bytesPerRow: rendered.bytesPerRow, bytes: [UInt8](repeating: 0, count: total))
+        if bitmap == nil { try startPage(rendered) }
+        if let converter, let rowBytes = bitmap?.bytesPerRow {
+            // Rows top ..< top + rendered.height of the page (top + rows ≤ layout.height), tight
+            // rows of `rowBytes`; the band holds its rows at its own stride.
+            rendered.bytes.withUnsafeBytes { band in
+                bitmap?.bytes.withUnsafeMutableBytes { page in
+                    guard let from = band.baseAddress, let to = page.baseAddress else { return }
+                    converter.convert(width: layout.width, rows: rendered.height, from: PixelRows(base: from, bytesPerRow: rendered.bytesPerRow),
+                                      into: MutablePixelRows(base: to + top * rowBytes, bytesPerRow: rowBytes))
+                }
+            }
+            return
         }
         // Both are tight rows of the same format and width, so the band is one contiguous copy.
         let start = top * rendered.bytesPerRow
         bitmap?.bytes.replaceSubrange(start ..< start + rendered.bytes.count, with: rendered.bytes)
+    }
+
+    /// The page, in the first band's format or — in direct mode — the output's (every band of a
+    /// page has the first band's format). Reserved in the budget for as long as the decoder
+    /// keeps the page. A direct page whose every byte the conversion writes is not zero-filled:
+    /// every band of the page is decoded before it is handed out.
+    private func startPage(_ first: Bitmap) throws(DecodeError) {
+        var format = first.format, rowBytes = first.bytesPerRow
+        if let output = directOutput, let target = output.target(native: first.format, hasAlpha: layout.alpha != .none),
+           target != first.format, let targetRowBytes = target.minimumBytesPerRow(width: layout.width),
+           let made = try? PixelConverter(from: first.format, significantBits: first.significantBitsPerComponent, to: target,
+                                          pixels: layout.width * layout.height) {
+            converter = made
+            format = target
+            rowBytes = targetRowBytes
+        }
+        let total = try SizeMath.allocationSize(rowBytes, layout.height, limits: limits, format: .tiff, offset: nil)
+        try budget.reserve(total, format: .tiff, offset: nil)
+        let bytes = converter?.writesWholeRows == true ? [UInt8](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+            : [UInt8](repeating: 0, count: total)
+        bitmap = Bitmap(uncheckedWidth: layout.width, height: layout.height, format: format, bytesPerRow: rowBytes, bytes: bytes)
     }
 
     /// Hands the gathered rows to `rowSink` now: before the decoder waits for more input (the
