@@ -42,8 +42,8 @@ public struct DecodeOptions: Hashable, Sendable {
     /// native image and converting it when it is delivered, so that `ImageSource.decode(at:)`
     /// makes one full-size image. PNG converts each unfiltered scanline (`PNGDirectImage`;
     /// interlaced, colour-keyed and animated PNGs ignore it), TIFF each rendered band into the
-    /// page (`TIFFPageDecoder`; float pages ignore it). Other formats ignore it (JPEG has
-    /// `jpegDirectFormat`).
+    /// page (`TIFFPageDecoder`; float pages ignore it), a still GIF composes its canvas in a
+    /// 4-byte target (`GIFCanvasFormat`). Other formats ignore it (JPEG has `jpegDirectFormat`).
     var directOutput: ImageDecodingOptions.Output?
 
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as

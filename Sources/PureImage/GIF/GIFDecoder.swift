@@ -85,10 +85,11 @@ final class GIFDecoder: FormatDecoder {
             throw DecodeError(.malformed, format: .gif, offset: nil, ContainerError.frameOutOfRange(index: index, count: frames.count))
         }
         try reserveRendering(upTo: index)
-        var (done, compositor) = cache ?? (-1, GIFCompositor(width: screen.width, height: screen.height))
+        let canvasFormat = directCanvasFormat()
+        var (done, compositor) = cache ?? (-1, GIFCompositor(width: screen.width, height: screen.height, format: canvasFormat))
         // Moved out of the cache, not shared with it: drawing must not copy the canvas.
         cache = nil
-        if done > index { (done, compositor) = (-1, GIFCompositor(width: screen.width, height: screen.height)) }
+        if done > index { (done, compositor) = (-1, GIFCompositor(width: screen.width, height: screen.height, format: canvasFormat)) }
         // Only complete frames go into the cache; a partial frame is drawn on a copy.
         let cacheable = frames[index].isComplete ? index : index - 1
         while done < cacheable {
@@ -97,8 +98,18 @@ final class GIFDecoder: FormatDecoder {
         }
         cache = (done, compositor)
         if done < index { draw(index, on: &compositor) }
-        return Bitmap(uncheckedWidth: screen.width, height: screen.height, format: .rgba8,
+        return Bitmap(uncheckedWidth: screen.width, height: screen.height, format: compositor.format,
                       bytesPerRow: screen.width * 4, bytes: compositor.canvas)
+    }
+
+    /// `DecodeOptions.directOutput` for a still image (one frame, fully decoded): the 4-byte
+    /// format its canvas is composed in (`GIFCanvasFormat`), so the frame needs no conversion.
+    /// Nil for animations (their canvas is kept between frames, in straight RGBA8), for other
+    /// targets, and while the frame is still arriving.
+    private func directCanvasFormat() -> GIFCanvasFormat? {
+        guard case .done = state, let output = options.directOutput, frames.count == 1, frames[0].isComplete,
+              let target = output.target(native: .rgba8, hasAlpha: properties?.hasAlpha ?? true) else { return nil }
+        return GIFCanvasFormat(target)
     }
 
     /// While a frame's data is arriving: the canvas after the frames before it with the pixels

@@ -58,6 +58,51 @@ struct GIFRenderTable {
         self.words = words
         transparent = transparentIndex ?? -1
     }
+
+    /// The same table with every entry in another 4-byte format (`GIFCanvasFormat`).
+    func converted(_ canvas: GIFCanvasFormat) -> GIFRenderTable {
+        var table = self
+        table.words = canvas.convert(words)
+        return table
+    }
+}
+
+/// The 4-byte format a still GIF is composed in when a decode asks for one
+/// (`DecodeOptions.directOutput`): the display format, premultiplied RGBA, … GIF pixels are
+/// opaque or fully transparent and composition only ever copies whole pixels — a colour-table
+/// entry, the cleared canvas (transparent black), or a saved region — so composing converted
+/// entries on a canvas cleared to converted transparent black gives exactly the straight-RGBA
+/// canvas converted afterwards, without that second image and pass.
+struct GIFCanvasFormat {
+    let format: PixelFormat
+    private let converter: PixelConverter
+    /// Transparent black in `format`: what the canvas starts as and a background disposal restores.
+    let clear: UInt32
+
+    /// Nil unless `target` is a 4-byte, 8-bit format other than straight RGBA8.
+    init?(_ target: PixelFormat) {
+        guard target != .rgba8, target.bitsPerPixel == 32, target.bitsPerComponent == 8,
+              let converter = try? PixelConverter(from: .rgba8, significantBits: 8, to: target, pixels: 256) else { return nil }
+        format = target
+        self.converter = converter
+        clear = Self.convert([0], by: converter)[0]
+    }
+
+    /// Straight-RGBA8 words (memory order R, G, B, A) to words of `format` (memory order).
+    func convert(_ words: [UInt32]) -> [UInt32] { Self.convert(words, by: converter) }
+
+    private static func convert(_ words: [UInt32], by converter: PixelConverter) -> [UInt32] {
+        var out = [UInt32](repeating: 0, count: words.count)
+        words.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { target in
+                guard let s = source.baseAddress, let t = target.baseAddress else { return }
+                // One row of `words.count` pixels, four bytes each, on both sides.
+                converter.convert(width: words.count, rows: 1, from: PixelRows(base: s, bytesPerRow: words.count * 4),
+                                  into: MutablePixelRows(base: t, bytesPerRow: words.count * 4))
+            }
+        }
+        return out
+    }
 }
 
 /// Decodes a frame's indices and draws them. The pixel loops use unsafe buffers; each states
@@ -185,14 +230,32 @@ struct GIFCompositor {
     private(set) var canvas: [UInt8]
     private var pending: (disposal: GIFGraphicControl.Disposal, x0: Int, y0: Int, x1: Int, y1: Int)?
     private var saved: [UInt8] = []
+    /// The canvas's format when it is not straight RGBA8 (a still GIF decoded to another
+    /// 4-byte format: `GIFCanvasFormat`).
+    let canvasFormat: GIFCanvasFormat?
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, format canvasFormat: GIFCanvasFormat? = nil) {
         self.width = width
         self.height = height
+        self.canvasFormat = canvasFormat
         canvas = [UInt8](repeating: 0, count: width * height * 4)
+        if let clear = canvasFormat?.clear, clear != 0 { Self.fill(&canvas, from: 0, pixels: width * height, with: clear) }
     }
 
+    /// Pixels `from ..< from + pixels` of `canvas` set to the word `value` (memory order).
+    private static func fill(_ canvas: inout [UInt8], from: Int, pixels: Int, with value: UInt32) {
+        canvas.withUnsafeMutableBytes { raw in
+            // Pixels inside the canvas (callers pass rectangles clipped to it).
+            guard let base = raw.baseAddress, (from + pixels) * 4 <= raw.count else { return }
+            for p in from ..< from + pixels { base.storeBytes(of: value, toByteOffset: p * 4, as: UInt32.self) }
+        }
+    }
+
+    /// The format `canvas` holds.
+    var format: PixelFormat { canvasFormat?.format ?? .rgba8 }
+
     mutating func draw(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable) {
+        let table = canvasFormat.map { table.converted($0) } ?? table
         applyPendingDisposal()
         let d = frame.descriptor
         let x0 = min(d.left, width), x1 = min(d.left + d.width, width)
@@ -217,7 +280,12 @@ struct GIFCompositor {
         case .unspecified, .keep:
             return
         case .background:
+            let clear = canvasFormat?.clear ?? 0
             for y in y0..<y1 {
+                if clear != 0 {
+                    Self.fill(&canvas, from: y * width + x0, pixels: x1 - x0, with: clear)
+                    continue
+                }
                 let start = (y * width + x0) * 4
                 canvas.replaceSubrange(start ..< start + rowBytes, with: repeatElement(0, count: rowBytes))
             }
