@@ -43,7 +43,8 @@ public struct DecodeOptions: Hashable, Sendable {
     /// makes one full-size image. PNG converts each unfiltered scanline (`PNGDirectImage`;
     /// interlaced, colour-keyed and animated PNGs ignore it), TIFF each rendered band into the
     /// page (`TIFFPageDecoder`; float pages ignore it), a still GIF composes its canvas in a
-    /// 4-byte target (`GIFCanvasFormat`). Other formats ignore it (JPEG has `jpegDirectFormat`).
+    /// 4-byte target (`GIFCanvasFormat`), a still WebP converts its raster in place
+    /// (`WebPRaster.takeConverted`). JPEG ignores it (it has `jpegDirectFormat`).
     var directOutput: ImageDecodingOptions.Output?
 
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as

@@ -268,8 +268,8 @@ public final class ImageSource: Sendable {
 
     /// Options for a decode of frame `index` that writes `output` itself, for the formats whose
     /// decoders can: JPEG's renderer (frame 0; `DecodeOptions.jpegDirectFormat`, 4-byte RGB
-    /// formats), a still PNG's unfiltered rows, a still GIF's canvas and a TIFF page's rendered
-    /// bands (`DecodeOptions.directOutput`). Nil otherwise — for animations, whose frames come
+    /// formats), a still PNG's unfiltered rows, a still GIF's canvas, a still WebP's raster and
+    /// a TIFF page's rendered bands (`DecodeOptions.directOutput`). Nil otherwise — for animations, whose frames come
     /// from the shared decode, and for libtiff's RGBA output, which reads the page by itself.
     private func directOptions(for output: ImageDecodingOptions.Output, index: Int) -> DecodeOptions? {
         var direct = options
@@ -280,7 +280,7 @@ public final class ImageSource: Sendable {
         case .png where index == 0:
             guard output != .native, let header = try? properties(), header.frames.isEmpty else { return nil }
             direct.directOutput = output
-        case .gif where index == 0:
+        case .gif where index == 0, .webp where index == 0:
             guard output != .native, let header = try? properties(), header.frameCount == 1 else { return nil }
             direct.directOutput = output
         case .tiff:

@@ -84,9 +84,22 @@ final class WebPDecoder: FormatDecoder {
         guard index >= 0, index < availableFrameCount else {
             throw DecodeError(.malformed, format: .webp, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
         }
-        if !isAnimation, let raster = codec?.raster { return raster.bitmap() }
+        if !isAnimation, let raster = codec?.raster {
+            if let directFrame { return directFrame }
+            if imageFinished, let output = options.directOutput,
+               let target = output.target(native: .rgba8, hasAlpha: properties?.hasAlpha ?? true),
+               let converted = raster.takeConverted(to: target) {
+                directFrame = converted
+                return converted
+            }
+            return raster.bitmap()
+        }
         return try composedFrame(index)
     }
+
+    /// `DecodeOptions.directOutput`: the finished still in the requested 4-byte format, converted
+    /// in place in the raster (`WebPRaster.takeConverted`), which holds no pixels after it.
+    private var directFrame: Bitmap?
 
     func partialFrame() -> PartialFrame? {
         guard !isAnimation, !imageFinished, let raster = codec?.raster, rowSink == nil else { return nil }

@@ -59,6 +59,27 @@ final class WebPRaster {
         return Bitmap(uncheckedWidth: width, height: height, format: .rgba8, bytesPerRow: width * 4, bytes: pixels)
     }
 
+    /// The image in `target`, a 4-byte 8-bit format (`DecodeOptions.directOutput`): converted in
+    /// place, so no second full-size image is made; the raster gives its pixels up and holds
+    /// none afterwards. Rows not decoded are transparent black, converted. Nil for other targets
+    /// and in streaming mode.
+    func takeConverted(to target: PixelFormat) -> Bitmap? {
+        guard sink == nil, target != .rgba8, target.bitsPerPixel == 32, target.bitsPerComponent == 8,
+              let converter = try? PixelConverter(from: .rgba8, significantBits: 8, to: target, pixels: width * height) else { return nil }
+        var bytes = bitmap().bytes
+        pixels = []   // `bytes` is now the storage's only reference: converted in place
+        let width = self.width, height = self.height
+        bytes.withUnsafeMutableBytes { image in
+            guard let base = image.baseAddress else { return }
+            // The same rows read and written: every route from RGBA8 to a 4-byte format reads a
+            // pixel whole before writing it at the same offset (the 8-bit kernels a word at a
+            // time, the general route pixel by pixel), so converting in place is exact.
+            converter.convert(width: width, rows: height, from: PixelRows(base: UnsafeRawPointer(base), bytesPerRow: width * 4),
+                              into: MutablePixelRows(base: base, bytesPerRow: width * 4))
+        }
+        return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: width * 4, bytes: bytes)
+    }
+
     /// Rows `clearedFrom ..< height` hold zeros (or decoded rows); rows `rowsDone ..<
     /// clearedFrom` may hold anything until `bitmap()` clears them.
     private lazy var clearedFrom = height
