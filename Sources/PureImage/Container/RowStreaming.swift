@@ -66,6 +66,7 @@ extension ImageSource {
         if format == .jpeg { streamOptions.jpegDirectFormat = Self.directJPEGFormat(for: output) }
         var delivered = 0
         var nativeFormat: PixelFormat?
+        let bands = BandConverter(output: output, pixels: deliveredWidth(header) * deliveredHeight(header), format: format)
         var failure: (any Error)?
         // The decoder lives inside this closure only: its sink (and the copies its parts keep)
         // hold `body`, which must not outlive the call.
@@ -81,7 +82,7 @@ extension ImageSource {
                     // The display format's alpha as `decode(at:)` chooses it: from the decode's
                     // own properties (known before any row), not the whole file's.
                     let hasAlpha = decoder.properties?.hasAlpha ?? header.hasAlpha
-                    let rows = try Self.convert(band, to: output, hasAlpha: hasAlpha, format: self.format)
+                    let rows = try bands.convert(band, hasAlpha: hasAlpha)
                     try body(RowBand(firstRow: delivered, frameHeight: self.deliveredHeight(decoder.properties ?? header), rows: rows))
                     delivered += band.height
                 } catch {
@@ -191,5 +192,60 @@ extension ImageDecodingOptions.Output {
         case .format(let format): format
         case .libtiffRGBA: .rgba8Premultiplied
         }
+    }
+}
+
+/// Converts the bands of one streamed frame (`decodeRows`) to its output, keeping the
+/// `PixelConverter` — and the table it built — from band to band: a PNG streams a row per band,
+/// and a palette or 16-bit table built per row cost more than converting the row. The bytes are
+/// `ImageSource.convert`'s (the same converter routes); bands it does not take (float samples,
+/// fewer significant bits than their components) go through it.
+final class BandConverter {
+    private let output: ImageDecodingOptions.Output
+    /// Pixels of the whole frame: what the tables are sized against.
+    private let pixels: Int
+    private let format: ImageFormat
+    private var cached: (source: PixelFormat, target: PixelFormat, converter: PixelConverter)?
+
+    init(output: ImageDecodingOptions.Output, pixels: Int, format: ImageFormat) {
+        self.output = output
+        self.pixels = pixels
+        self.format = format
+    }
+
+    /// `band` in the output, tight rows.
+    func convert(_ band: Bitmap, hasAlpha: Bool) throws(DecodeError) -> Bitmap {
+        guard let target = output.target(native: band.format, hasAlpha: hasAlpha), target != band.format,
+              band.format.componentType != .float, band.significantBitsPerComponent == band.format.bitsPerComponent,
+              let rowBytes = target.minimumBytesPerRow(width: band.width) else {
+            return try ImageSource.convert(band, to: output, hasAlpha: hasAlpha, format: format)
+        }
+        let converter: PixelConverter
+        if let cached, cached.source == band.format, cached.target == target {
+            converter = cached.converter
+        } else {
+            do {
+                converter = try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent, to: target,
+                                               pixels: max(pixels, band.width * band.height))
+            } catch {
+                throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
+            }
+            cached = (band.format, target, converter)
+        }
+        // Tight rows: the converter writes every byte, or the memory is zeroed first.
+        let count = rowBytes * band.height
+        let sourceRowBytes = band.bytesPerRow, width = band.width, height = band.height
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let output = UnsafeMutableRawBufferPointer(buffer)
+            if !converter.writesWholeRows { output.initializeMemory(as: UInt8.self, repeating: 0) }
+            band.bytes.withUnsafeBytes { source in
+                guard let s = source.baseAddress, let d = output.baseAddress else { return }
+                // `height` rows of `width` pixels on both sides (the band's own geometry).
+                converter.convert(width: width, rows: height, from: PixelRows(base: s, bytesPerRow: sourceRowBytes),
+                                  into: MutablePixelRows(base: d, bytesPerRow: rowBytes))
+            }
+            initialized = count
+        }
+        return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: rowBytes, bytes: bytes)
     }
 }
