@@ -210,8 +210,21 @@ final class TIFFPageDecoder {
                                                      limits: limits, format: .tiff, offset: nil) / layout.planeCount
         // The band's planes and its rendered rows (about as large again) live while it is decoded.
         try budget.check(planeBytes * layout.planeCount * 2, format: .tiff, offset: nil)
-        var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: planeBytes), count: layout.planeCount)
         let chunkRowBytes = layout.chunkRowBytes
+        if layout.planeCount == 1, layout.chunksAcross == 1, chunkRowBytes == planeRowBytes, !layout.isTiled {
+            // One strip of one plane: decoded whole, at the plane's row length, it is the plane
+            // (no zeroed plane and no copy into it). A short or missing strip is the fallback below.
+            let decoded = try decodeChunk(band, storedRows: rows, keptRows: rows, bytes: bytes)?.bytes
+            if let decoded, decoded.count == planeBytes { return [decoded] }
+            var plane = [UInt8](repeating: 0, count: planeBytes)
+            if let decoded, chunkRowBytes > 0 {
+                // Whole rows only, as the general placement copies them.
+                let count = min(rows, decoded.count / chunkRowBytes) * chunkRowBytes
+                plane.replaceSubrange(0 ..< count, with: decoded[0 ..< count])
+            }
+            return [plane]
+        }
+        var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: planeBytes), count: layout.planeCount)
         let bitsPerPixel = layout.bitsPerSample * layout.samplesPerPlane
         for plane in 0..<layout.planeCount {
             for across in 0..<layout.chunksAcross {
