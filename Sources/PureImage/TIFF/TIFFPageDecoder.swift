@@ -213,7 +213,8 @@ final class TIFFPageDecoder {
         let chunkRowBytes = layout.chunkRowBytes
         if layout.planeCount == 1, layout.chunksAcross == 1, chunkRowBytes == planeRowBytes, !layout.isTiled {
             // One strip of one plane: decoded whole, at the plane's row length, it is the plane
-            // (no zeroed plane and no copy into it). A short or missing strip is the fallback below.
+            // (no zeroed plane and no copy into it). A short or missing strip goes into a zeroed
+            // plane, as the general placement below puts it.
             let decoded = try decodeChunk(band, storedRows: rows, keptRows: rows, bytes: bytes)?.bytes
             if let decoded, decoded.count == planeBytes { return [decoded] }
             var plane = [UInt8](repeating: 0, count: planeBytes)
