@@ -377,23 +377,18 @@ public final class ImageSource: Sendable {
     static func deliver(_ native: Bitmap, decoder: any FormatDecoder, format: ImageFormat, options decoding: ImageDecodingOptions) throws(DecodeError) -> Bitmap {
         var bitmap = native
         // The result leaves with the caller, but while it is made the decoder still holds what it
-        // holds: the converted copy and an oriented copy must fit beside it.
-        let target: PixelFormat
-        switch decoding.output {
-        case .native: target = native.format
-        case .canonicalRGBA: target = native.format.bitsPerComponent > 8 ? .rgba16 : .rgba8
-        case .display: target = .display(hasAlpha: true)
-        case .format(let format): target = format
-        case .libtiffRGBA: target = .rgba8Premultiplied
-        }
+        // holds: the converted copy and an oriented copy must fit beside it. The target is the
+        // one `convert` makes (the display format's alpha from the decode's properties).
+        let hasAlpha = decoder.properties?.hasAlpha ?? true
+        let target = decoding.output.target(native: native.format, hasAlpha: hasAlpha) ?? native.format
         // (A decoder that wrote the target itself needs no converted copy.)
-        let copies = (decoding.output == .native || native.format == target ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
+        let copies = (native.format == target ? 0 : 1) + (decoding.applyOrientation ? 1 : 0)
         // Every bitmap the library delivers has tight rows (Docs/Bitmap.md, "Rows").
         let rowBytes = target.minimumBytesPerRow(width: native.width)
         if copies > 0 {
             try decoder.budget.check(rowBytes.flatMap { SizeMath.product($0, native.height, copies) }, format: format, offset: nil)
         }
-        bitmap = try convert(native, to: decoding.output, hasAlpha: decoder.properties?.hasAlpha ?? true, format: format)
+        bitmap = try convert(native, to: decoding.output, hasAlpha: hasAlpha, format: format)
         if decoding.applyOrientation, let orientation = decoder.properties?.orientation {
             bitmap = bitmap.oriented(orientation)
         }
