@@ -45,7 +45,8 @@ public enum Downscaler {
     /// kept whole or handed out in bands as `output` says.
     static func resample(_ bytes: [UInt8], format: ImageFormat, options: DecodeOptions,
                          sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
-                         allowJPEGScaling: Bool = true, output: StreamingResampler.Output = .whole) throws(DecodeError) -> Resampled {
+                         allowJPEGScaling: Bool = true, layout: ResampledLayout = .rgbaPremultiplied,
+                         output: StreamingResampler.Output = .whole) throws(DecodeError) -> Resampled {
         // The first frame only: an APNG is read as its still default image.
         var frameOptions = options
         frameOptions.firstFrameOnly = true
@@ -57,17 +58,20 @@ public enum Downscaler {
                 ? jpegScaleDenominator(sourceWidth: sourceWidth, sourceHeight: sourceHeight, destinationWidth: width, destinationHeight: height)
                 : 1
             frameOptions.jpegScaleDenominator = denominator
+            // 8-bit YCbCr, RGB and gray files: the renderer writes premultiplied RGBA8 rows
+            // itself (opaque, so premultiplied is straight), the resampler's own input.
+            frameOptions.jpegDirectFormat = .rgba8Premultiplied
             // libjpeg's scaled size: ceil(size / denominator); the picture's extent: size / denominator.
             let geometry = ResamplerGeometry(sourceWidth: (sourceWidth + denominator - 1) / denominator,
                                              sourceHeight: (sourceHeight + denominator - 1) / denominator,
                                              width: width, height: height,
                                              extent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
             return try stream(bytes, format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: frameOptions),
-                              geometry: geometry, output: output)
+                              geometry: geometry, layout: layout, output: output)
         }
         let geometry = ResamplerGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, extent: nil)
         return try stream(bytes, format: format, decoder: try DecodeSession.makeDecoder(for: format, options: frameOptions),
-                          geometry: geometry, output: output)
+                          geometry: geometry, layout: layout, output: output)
     }
 
     /// What a resampling decode leaves: the resampler (whose `takeBitmap()` is the destination
@@ -90,34 +94,74 @@ public enum Downscaler {
     /// The resampler is made when the first band arrives, in the decoder's memory budget: a
     /// file that fails or ends before its first row — whatever size its header claims — costs
     /// no resampling memory, and its error (or truncation) is what the call throws.
-    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder,
-                       geometry: ResamplerGeometry, output: StreamingResampler.Output) throws(DecodeError) -> Resampled {
+    static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder, geometry: ResamplerGeometry,
+                       layout: ResampledLayout, output: StreamingResampler.Output) throws(DecodeError) -> Resampled {
         var failure: DecodeError?
         var resampler: StreamingResampler?
         // The decoder keeps the sink: the sink must not keep the decoder (a cycle would leak both).
         let budget = decoder.budget
+        // One conversion to premultiplied RGBA8 per stream, chosen for the first band's format,
+        // and one slice of converted rows, reused for every band.
+        var conversion: (source: PixelFormat, converter: PixelConverter)?
+        var slice = [UInt8]()
         decoder.rowSink = { band in
             guard failure == nil else { return }
             do throws(DecodeError) {
                 if resampler == nil {
                     resampler = try StreamingResampler(sourceWidth: geometry.sourceWidth, sourceHeight: geometry.sourceHeight,
                                                        destinationWidth: geometry.width, destinationHeight: geometry.height,
-                                                       sourceExtent: geometry.extent, budget: budget, output: output)
+                                                       sourceExtent: geometry.extent, budget: budget, layout: layout, output: output)
                 }
                 guard let resampler else { return }
-                // A band may be a whole image (a TIFF strip of every row): it is converted in
-                // slices of about 64 KiB of output, into tight rows, so the conversion never holds
-                // more than a slice.
                 let rowBytes = band.width * 4
-                try band.forEachBand(rowsPerBand: (1 << 16) / max(1, rowBytes)) { (_, slice) throws(DecodeError) in
-                    let rows = slice.height
-                    let premultiplied: Bitmap
+                // Rows already premultiplied RGBA8 (a JPEG's renderer writes them so) go in as they are.
+                if band.format == .rgba8Premultiplied && band.bytesPerRow == rowBytes && band.significantBitsPerComponent == 8 {
+                    band.bytes.withUnsafeBufferPointer { resampler.consume(rows: $0, count: band.height) }
+                    return
+                }
+                // A band may be a whole image (a TIFF strip of every row): it is converted in
+                // slices of about 64 KiB of output, so the conversion never holds more than a slice.
+                let sliceRows = max(1, (1 << 16) / max(1, rowBytes))
+                guard band.format.componentType != .float, band.significantBitsPerComponent == band.format.bitsPerComponent else {
+                    // Float samples and samples of fewer significant bits take `Bitmap.converted`'s
+                    // own steps (to 16 bits, to the full range) first.
+                    try band.forEachBand(rowsPerBand: sliceRows) { (_, part) throws(DecodeError) in
+                        let premultiplied: Bitmap
+                        do {
+                            premultiplied = try part.converted(to: .rgba8Premultiplied, bytesPerRow: rowBytes)
+                        } catch {
+                            throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
+                        }
+                        premultiplied.bytes.withUnsafeBufferPointer { resampler.consume(rows: $0, count: part.height) }
+                    }
+                    return
+                }
+                if conversion?.source != band.format {
                     do {
-                        premultiplied = try slice.converted(to: .rgba8Premultiplied, bytesPerRow: rowBytes)
+                        conversion = (band.format, try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent,
+                                                                      to: .rgba8Premultiplied, pixels: geometry.sourceWidth * geometry.sourceHeight))
                     } catch {
                         throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
                     }
-                    premultiplied.bytes.withUnsafeBufferPointer { resampler.consume(rows: $0, count: rows) }
+                }
+                guard let converter = conversion?.converter else { return }
+                if slice.count < sliceRows * rowBytes { slice = [UInt8](repeating: 0, count: sliceRows * rowBytes) }
+                let sourceRowBytes = band.bytesPerRow, width = band.width
+                var top = 0
+                while top < band.height {
+                    let rows = min(sliceRows, band.height - top)
+                    band.bytes.withUnsafeBytes { source in
+                        slice.withUnsafeMutableBytes { target in
+                            guard let s = source.baseAddress, let t = target.baseAddress else { return }
+                            // Rows top ..< top + rows of the band (`height × bytesPerRow` bytes), into
+                            // `rows × rowBytes` ≤ slice.count bytes. Zeroed once: the general route
+                            // writes only the components the target has, and the target has all four.
+                            converter.convert(width: width, rows: rows, from: PixelRows(base: s + top * sourceRowBytes, bytesPerRow: sourceRowBytes),
+                                              into: MutablePixelRows(base: t, bytesPerRow: rowBytes))
+                        }
+                    }
+                    slice.withUnsafeBufferPointer { resampler.consume(rows: $0, count: rows) }
+                    top += rows
                 }
             } catch {
                 failure = error
@@ -165,11 +209,12 @@ extension ImageSource {
                                      jpegDCTScaling: Bool = true) throws(DecodeError) -> Bitmap {
         let plan = try downscalePlan(limitBytes: limitBytes)
         guard plan.scalesDown else { return try firstFrame(options: ImageDecodingOptions(output: output)) }
-        // `bitmap` is the only reference to the destination, so it is converted in place.
+        // `bitmap` is the only reference to the destination, so it is converted in place (the
+        // display format needs no conversion: the resampler writes it).
         var bitmap = try Downscaler.resample(bytes, format: format, options: options,
                                              sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
                                              width: plan.destinationWidth, height: plan.destinationHeight,
-                                             allowJPEGScaling: jpegDCTScaling).resampler.takeBitmap()
+                                             allowJPEGScaling: jpegDCTScaling, layout: resampledLayout(output)).resampler.takeBitmap()
         try deliverScaled(&bitmap, output: output, applyOrientation: false)
         return bitmap
     }
@@ -196,10 +241,11 @@ extension ImageSource {
         do {
             report = try withoutActuallyEscaping(body) { body throws -> (truncation: DecodeError?, warnings: [DecodeWarning]) in
                 // Bands of about 256 KiB: one allocation and one conversion per band, not per row.
+                let layout = ResampledLayout(target) ?? .rgbaPremultiplied
                 let bands = StreamingResampler.Output.bands(rowsPerBand: (1 << 18) / (width * 4)) { firstRow, rows, count in
                     guard failure == nil else { return }
                     do {
-                        var band = Bitmap(uncheckedWidth: width, height: count, format: .rgba8Premultiplied,
+                        var band = Bitmap(uncheckedWidth: width, height: count, format: layout.format,
                                           bytesPerRow: width * 4, bytes: Array(rows))
                         try self.convertScaled(&band, to: target)
                         try body(RowBand(firstRow: firstRow, frameHeight: height, rows: band))
@@ -209,7 +255,8 @@ extension ImageSource {
                 }
                 let resampled = try Downscaler.resample(bytes, format: format, options: options,
                                                         sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
-                                                        width: width, height: height, allowJPEGScaling: jpegDCTScaling, output: bands)
+                                                        width: width, height: height, allowJPEGScaling: jpegDCTScaling,
+                                                        layout: layout, output: bands)
                 return (resampled.truncation, resampled.warnings)
             }
         } catch {
@@ -246,7 +293,7 @@ extension ImageSource {
             return try firstFrame(options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
         }
         var bitmap = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
-                                             width: plan.width, height: plan.height).resampler.takeBitmap()
+                                             width: plan.width, height: plan.height, layout: resampledLayout(output)).resampler.takeBitmap()
         try deliverScaled(&bitmap, output: output, applyOrientation: applyOrientation)
         return bitmap
     }
@@ -278,9 +325,16 @@ extension ImageSource {
         }
     }
 
-    /// Premultiplied RGBA8 from the resampler into `target`: 4-byte targets in place, so the
+    /// The layout the resampler writes for `output`: the target itself when it is one the
+    /// resampler writes (premultiplied RGBA8, the display format), else its own.
+    private func resampledLayout(_ output: ImageDecodingOptions.Output) -> ResampledLayout {
+        ResampledLayout(scaledTarget(output, hasAlpha: (try? headerProperties().hasAlpha) ?? true)) ?? .rgbaPremultiplied
+    }
+
+    /// The resampler's premultiplied pixels into `target`: 4-byte targets in place, so the
     /// destination exists once in memory.
     private func convertScaled(_ bitmap: inout Bitmap, to target: PixelFormat) throws(DecodeError) {
+        guard bitmap.format != target else { return }
         do {
             if target.bitsPerPixel == 32 && target.bitsPerComponent == 8 && target.isValid,
                target.colorModel == .rgb || target.colorModel == .gray && target.alphaInfo == .none {

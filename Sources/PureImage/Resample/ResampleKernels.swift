@@ -1,48 +1,288 @@
 /// The resampler's inner loops (`StreamingResampler`), on unsafe buffers so they compile to
 /// tight, vectorised loops. Each states the bounds its caller guarantees.
 ///
-/// Arithmetic is integer arithmetic carried in floating point, exactly: the 14-bit weights and
-/// 8-bit samples give horizontal sums whose every partial sum is an integer below
-/// 255 · 1.3 · 2^14 < 2^23, exact in `Float` (24-bit mantissa); the vertical products and sums
-/// stay below 2^53, exact in `Double`. So the results are bit for bit those of the Int32/Int64
-/// formulation, while SSE2 — which has no 32- or 64-bit lane multiply — multiplies four floats
-/// or two doubles at once.
+/// The arithmetic is exact integer arithmetic: 8-bit premultiplied samples times 14-bit
+/// weights. A horizontal sum `h = Σ w·p` is an integer with |h| < 255 · 1.6 · 2^14 < 2^23 (the
+/// weights of one pixel sum to 2^14; their absolute values to at most about 1.6 × that, at an
+/// image edge where the clipped kernel keeps a negative lobe). A vertical sum `Σ w·h` stays
+/// below 2^53, and the result is `clamp((Σ w·h + 2^27) >> 28)`.
+///
+/// Both passes multiply 16-bit lanes in pairs, the instruction SSE2 has for it (`pmaddwd`:
+/// eight 16-bit products, added two by two into four 32-bit sums), which LLVM emits for the
+/// `multiplyAddPairs` pattern below:
+/// - horizontal: the two lanes of a pair are the same channel of two neighbouring source
+///   pixels, and the weights those two taps have (`pixelPairs`, `weightPairs`);
+/// - vertical: 32-bit horizontal sums do not fit 16-bit lanes, so each is kept in the ring as
+///   `h = high · 2^12 + low` (high = h >> 12 in −2^11 ..< 2^11, low = h & 0xFFF) and
+///   `Σ w·h = 2^12 · Σ w·high + Σ w·low`, two sums of 16-bit products that stay below 2^31
+///   (1.6 · 2^14 · 2^12 < 2^27), and the rounding shift combines the two in 32 bits (`store`).
+/// So the results are bit for bit those of the plain Int64 formulation.
 enum ResampleKernels {
-    /// Horizontal Lanczos pass of one premultiplied RGBA8 row into `out` (`destination × 4`
-    /// values, 14-bit fixed point held as exact `Float` integers). The row is widened to
-    /// `Float` once into `widened` (each source pixel feeds about six destination pixels).
-    /// Bounds: `starts[i] + counts[i] ≤` the row's pixels (clipped in `ResampleFilter.axis`),
-    /// `counts[i] ≤ stride`, `weights.count ≥ destination × stride`, `widened.count ≥
-    /// row.count`, and `out.count == destination × 4`.
-    static func horizontal(_ row: UnsafeBufferPointer<UInt8>, widened: UnsafeMutableBufferPointer<Float>,
-                           starts: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>,
-                           weights: UnsafeBufferPointer<Float>, stride: Int, into out: UnsafeMutableBufferPointer<Float>) {
-        guard let weightBase = weights.baseAddress, let target = out.baseAddress, let floats = widened.baseAddress else { return }
-        for i in 0..<min(row.count, widened.count) { floats[i] = Float(row[i]) }
-        let source = UnsafeRawPointer(floats)
-        @inline(__always) func pixel(_ index: Int) -> SIMD4<Float> {
-            source.loadUnaligned(fromByteOffset: index &* 16, as: SIMD4<Float>.self)
+    /// Four 32-bit sums of the eight 16-bit products `a · b`, lanes 2i and 2i + 1 together.
+    /// Bounds: no lane pair is (−32768, −32768) (the one overflow of the instruction); every
+    /// caller's lanes are samples, 12-bit parts or weights of magnitude below 2^15.
+    @inline(__always) static func multiplyAddPairs(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+        // (Widened lane by lane: the generic `SIMD8(truncatingIfNeeded:)` is not always inlined.)
+        @inline(__always) func wide(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
+            SIMD8(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
         }
-        let width = out.count / 4
+        let products = wide(a) &* wide(b)
+        return products.evenHalf &+ products.oddHalf
+    }
+
+    /// A pair of 16-bit weights `(first, second)` in every lane pair.
+    @inline(__always) static func broadcast(_ pair: UInt32) -> SIMD8<Int16> {
+        unsafeBitCast(SIMD4<UInt32>(repeating: pair), to: SIMD8<Int16>.self)
+    }
+
+    /// Two weights as one little-endian word: `first` in the low 16 bits.
+    static func weightPair(_ first: Int32, _ second: Int32) -> UInt32 {
+        UInt32(UInt16(truncatingIfNeeded: first)) | UInt32(UInt16(truncatingIfNeeded: second)) << 16
+    }
+
+    /// Source pixels j and j + 1 channel by channel, `(r_j, r_j+1, g_j, g_j+1, b_j, b_j+1, a_j,
+    /// a_j+1)` as 16-bit lanes, for every j of a premultiplied RGBA8 row (the last pixel pairs
+    /// with zeros): any two consecutive taps are then one entry. Bounds: `row` holds `width × 4`
+    /// bytes, `pairs` at least `width` entries.
+    static func pixelPairs(_ row: UnsafeBufferPointer<UInt8>, width: Int, into pairs: UnsafeMutableBufferPointer<SIMD8<Int16>>) {
+        guard width > 0, let bytes = row.baseAddress, let out = pairs.baseAddress,
+              row.count >= width * 4, pairs.count >= width else { return }
+        let source = UnsafeRawPointer(bytes)
+        @inline(__always) func widen(_ v: SIMD16<UInt8>, from first: Int) -> SIMD8<Int16> {
+            SIMD8(Int16(v[first]), Int16(v[first &+ 1]), Int16(v[first &+ 2]), Int16(v[first &+ 3]),
+                  Int16(v[first &+ 4]), Int16(v[first &+ 5]), Int16(v[first &+ 6]), Int16(v[first &+ 7]))
+        }
+        var j = 0
+        // Four entries a step from two 16-byte loads, pixels j ..< j + 4 and j + 1 ..< j + 5
+        // (both inside the row while j + 5 ≤ width), their bytes interleaved.
+        while j &+ 5 <= width {
+            let a = source.loadUnaligned(fromByteOffset: j &* 4, as: SIMD16<UInt8>.self)
+            let b = source.loadUnaligned(fromByteOffset: j &* 4 &+ 4, as: SIMD16<UInt8>.self)
+            let low = SIMD16<UInt8>(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+            let high = SIMD16<UInt8>(a[8], b[8], a[9], b[9], a[10], b[10], a[11], b[11], a[12], b[12], a[13], b[13], a[14], b[14], a[15], b[15])
+            out[j] = widen(low, from: 0)
+            out[j &+ 1] = widen(low, from: 8)
+            out[j &+ 2] = widen(high, from: 0)
+            out[j &+ 3] = widen(high, from: 8)
+            j &+= 4
+        }
+        while j &+ 1 < width {
+            // Eight bytes from pixel j: it and the next one, both inside the row.
+            let v = source.loadUnaligned(fromByteOffset: j &* 4, as: SIMD8<UInt8>.self)
+            out[j] = SIMD8<Int16>(Int16(v[0]), Int16(v[4]), Int16(v[1]), Int16(v[5]), Int16(v[2]), Int16(v[6]), Int16(v[3]), Int16(v[7]))
+            j &+= 1
+        }
+        let last = (width &- 1) &* 4
+        out[width &- 1] = SIMD8<Int16>(Int16(bytes[last]), 0, Int16(bytes[last &+ 1]), 0, Int16(bytes[last &+ 2]), 0, Int16(bytes[last &+ 3]), 0)
+    }
+
+    /// Horizontal Lanczos pass of one premultiplied RGBA8 row into `out` (`destination × 4`
+    /// exact sums). Destination pixel i takes taps `starts[i] ..< starts[i] + counts[i]`, two
+    /// at a time: entry `starts[i] + 2k` of `pairs` against entry k of its `weightPairs` (the
+    /// taps' two weights in every lane pair, as `broadcast` makes them — stored so, the inner
+    /// loop is a load, a multiply-add and an add per pair; a zero second weight when the count
+    /// is odd).
+    /// Bounds: `starts[i] + counts[i] ≤` the row's pixels (clipped in `ResampleFilter.axis`),
+    /// so every entry read, `starts[i] + 2k ≤ starts[i] + counts[i] − 1`, is one `pixelPairs`
+    /// wrote; `counts[i] ≤ 2 × pairStride`; `weightPairs.count ≥ destination × pairStride`;
+    /// `out.count == destination × 4`.
+    static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>,
+                           weightPairs: UnsafeBufferPointer<SIMD8<Int16>>, pairStride: Int, into out: UnsafeMutableBufferPointer<Int32>) {
+        guard let target = out.baseAddress else { return }
+        horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weightPairs, pairStride: pairStride, width: out.count / 4) { i, sum in
+            UnsafeMutableRawPointer(target + i &* 4).storeBytes(of: sum, as: SIMD4<Int32>.self)
+        }
+    }
+
+    /// `horizontal(…into:)` writing each sum split as `splitIntoRing` does, straight into a
+    /// ring row: `high` and `low` hold `destination × 4` values (the other bounds as there).
+    static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>,
+                           weightPairs: UnsafeBufferPointer<SIMD8<Int16>>, pairStride: Int, destinationWidth: Int,
+                           high: UnsafeMutablePointer<Int16>, low: UnsafeMutablePointer<Int16>) {
+        horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weightPairs, pairStride: pairStride, width: destinationWidth) { i, sum in
+            // |sum| < 2^23: the high part fits 16 bits; the low part is 12 bits.
+            let h = SIMD4<Int16>(truncatingIfNeeded: sum &>> 12), l = SIMD4<Int16>(truncatingIfNeeded: sum & 0xFFF)
+            UnsafeMutableRawPointer(high + i &* 4).storeBytes(of: h, as: SIMD4<Int16>.self)
+            UnsafeMutableRawPointer(low + i &* 4).storeBytes(of: l, as: SIMD4<Int16>.self)
+        }
+    }
+
+    @inline(__always) private static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>,
+                                                     counts: UnsafeBufferPointer<Int32>, weightPairs: UnsafeBufferPointer<SIMD8<Int16>>,
+                                                     pairStride: Int, width: Int, store: (Int, SIMD4<Int32>) -> Void) {
+        guard let pixels = pairs.baseAddress, let weightBase = weightPairs.baseAddress,
+              starts.count >= width, counts.count >= width else { return }
         for i in 0..<width {
-            let start = Int(starts[i]), count = Int(counts[i])
-            let w = weightBase + i &* stride
-            // Four running sums, so the additions do not wait on one another (the order of exact
-            // integer additions does not change their sum).
-            var sum0 = SIMD4<Float>(repeating: 0), sum1 = sum0, sum2 = sum0, sum3 = sum0
+            let p = pixels + Int(starts[i])
+            let w = weightBase + i &* pairStride
+            let pairCount = (Int(counts[i]) &+ 1) >> 1
+            // Two running sums, so the additions do not wait on one another (exact integers:
+            // the order does not change the sum).
+            var sum0 = SIMD4<Int32>(repeating: 0), sum1 = sum0
             var k = 0
-            while k &+ 4 <= count {
-                sum0 += w[k] * pixel(start &+ k)
-                sum1 += w[k &+ 1] * pixel(start &+ k &+ 1)
-                sum2 += w[k &+ 2] * pixel(start &+ k &+ 2)
-                sum3 += w[k &+ 3] * pixel(start &+ k &+ 3)
-                k &+= 4
+            while k &+ 2 <= pairCount {
+                sum0 &+= multiplyAddPairs(p[k &* 2], w[k])
+                sum1 &+= multiplyAddPairs(p[k &* 2 &+ 2], w[k &+ 1])
+                k &+= 2
             }
-            while k < count {
-                sum0 += w[k] * pixel(start &+ k)
-                k &+= 1
+            if k < pairCount { sum0 &+= multiplyAddPairs(p[k &* 2], w[k]) }
+            store(i, sum0 &+ sum1)
+        }
+    }
+
+    /// The horizontal pass of one source row (premultiplied RGBA8, `boxedWidth` pixels at most)
+    /// with the resampler's tables: into ring row `ringRow`, split, or into `filtered` when
+    /// `ringRow` is nil. Bounds: `ringRow < ringRows` (the ring holds `ringRows × destinationWidth
+    /// × 4` values per plane); the tables and buffers are `buffers`' (see `ResampleBuffers`).
+    static func horizontalRow(_ row: UnsafeBufferPointer<UInt8>, _ buffers: ResampleBuffers, intoRingRow ringRow: Int? = nil,
+                              destinationWidth: Int) {
+        let b = buffers
+        pixelPairs(row, width: row.count / 4, into: b.pixelPairs)
+        let pairs = UnsafeBufferPointer(b.pixelPairs), starts = UnsafeBufferPointer(b.horizontalStarts)
+        let counts = UnsafeBufferPointer(b.horizontalCounts), weights = UnsafeBufferPointer(b.horizontalWeightPairs)
+        let values = destinationWidth * 4
+        guard let ringRow else {
+            horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weights, pairStride: b.horizontalPairStride, into: b.filtered)
+            return
+        }
+        guard let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress,
+              (ringRow + 1) * values <= b.ringHigh.count, (ringRow + 1) * values <= b.ringLow.count else { return }
+        horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weights, pairStride: b.horizontalPairStride,
+                   destinationWidth: destinationWidth, high: high + ringRow * values, low: low + ringRow * values)
+    }
+
+    /// One destination row of the vertical pass: its `taps` ring rows from `firstRingRow`
+    /// (taken modulo `ringRows`; the caller guarantees they are all in the ring and none has
+    /// been written over), paired, with their weights from `verticalWeights[weightsAt...]`
+    /// made into `weightPairs` words, then `vertical` into `out` (`rowValues` bytes).
+    /// Bounds: `taps ≤ vertical stride`, so the paired taps (`taps` rounded up to even) fit
+    /// `verticalHigh`, `verticalLow` (stride + 1) and `verticalWeightPairs`.
+    static func verticalRow(_ buffers: ResampleBuffers, firstRingRow start: Int, taps count: Int, ringRows: Int, weightsAt offset: Int,
+                            rowValues: Int, layout: ResampledLayout, into out: UnsafeMutableBufferPointer<UInt8>) {
+        let b = buffers
+        let pairCount = (count + 1) / 2
+        guard count > 0, let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress, let target = out.baseAddress,
+              pairCount * 2 <= b.verticalHigh.count, pairCount <= b.verticalWeightPairs.count,
+              out.count >= rowValues, offset + count <= b.verticalWeights.count else { return }
+        // The taps in pairs; an odd count ends with the last row again, at weight 0.
+        for k in 0 ..< pairCount * 2 {
+            let slot = (start + min(k, count - 1)) % ringRows
+            b.verticalHigh[k] = UnsafePointer(high + slot * rowValues)
+            b.verticalLow[k] = UnsafePointer(low + slot * rowValues)
+        }
+        for k in 0 ..< pairCount {
+            let first = b.verticalWeights[offset + 2 * k]
+            b.verticalWeightPairs[k] = weightPair(first, 2 * k + 1 < count ? b.verticalWeights[offset + 2 * k + 1] : 0)
+        }
+        vertical(high: UnsafeBufferPointer(rebasing: b.verticalHigh[0 ..< pairCount * 2]),
+                 low: UnsafeBufferPointer(rebasing: b.verticalLow[0 ..< pairCount * 2]),
+                 weightPairs: UnsafeBufferPointer(rebasing: b.verticalWeightPairs[0 ..< pairCount]),
+                 width: rowValues, layout: layout, into: target)
+    }
+
+    /// Vertical Lanczos pass for one destination row: ring rows `2k` and `2k + 1` of `high` and
+    /// `low` (the rows the row's filter spans, oldest first, padded to an even count with a
+    /// row of weight zero) weighted by word k of `weightPairs`; then rounded, clamped to
+    /// 0...255 and colours to at most alpha, and written as `width / 4` pixels in `layout` at
+    /// `out`.
+    ///
+    /// Two pixels (eight values) at a time, their sums kept in registers across every tap.
+    /// Bounds: `high.count == low.count == 2 × weightPairs.count`; every row pointer holds
+    /// `width` values; `width` is a whole number of pixels; `out` holds `width` bytes.
+    static func vertical(high: UnsafeBufferPointer<UnsafePointer<Int16>>, low: UnsafeBufferPointer<UnsafePointer<Int16>>,
+                         weightPairs: UnsafeBufferPointer<UInt32>, width: Int, layout: ResampledLayout, into out: UnsafeMutablePointer<UInt8>) {
+        guard let highRows = high.baseAddress, let lowRows = low.baseAddress, let weights = weightPairs.baseAddress,
+              high.count == low.count, high.count == 2 * weightPairs.count else { return }
+        let pairCount = weightPairs.count
+        @inline(__always) func load(_ row: UnsafePointer<Int16>, _ x: Int) -> SIMD8<Int16> {
+            UnsafeRawPointer(row).loadUnaligned(fromByteOffset: x &* 2, as: SIMD8<Int16>.self)
+        }
+        // Lanes 0–3 (or 4–7) of two rows interleaved: the pairs `multiplyAddPairs` adds.
+        @inline(__always) func lowerLanes(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
+            SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
+        }
+        @inline(__always) func upperLanes(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
+            SIMD8(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+        }
+        var x = 0
+        while x &+ 8 <= width {
+            var high0 = SIMD4<Int32>(repeating: 0), high1 = high0, low0 = high0, low1 = high0
+            for k in 0..<pairCount {
+                let w = broadcast(weights[k])
+                let h0 = load(highRows[k &* 2], x), h1 = load(highRows[k &* 2 &+ 1], x)
+                high0 &+= multiplyAddPairs(lowerLanes(h0, h1), w)
+                high1 &+= multiplyAddPairs(upperLanes(h0, h1), w)
+                let l0 = load(lowRows[k &* 2], x), l1 = load(lowRows[k &* 2 &+ 1], x)
+                low0 &+= multiplyAddPairs(lowerLanes(l0, l1), w)
+                low1 &+= multiplyAddPairs(upperLanes(l0, l1), w)
             }
-            UnsafeMutableRawPointer(target + i &* 4).storeBytes(of: (sum0 + sum1) + (sum2 + sum3), as: SIMD4<Float>.self)
+            store(high: high0, low: low0, layout, out + x)
+            store(high: high1, low: low1, layout, out + (x &+ 4))
+            x &+= 8
+        }
+        if x < width {
+            // An odd number of pixels: the last one in scalar code.
+            var high = SIMD4<Int32>(repeating: 0), low = high
+            for k in 0 ..< pairCount &* 2 {
+                let word = weights[k >> 1]
+                let w = Int32(Int16(truncatingIfNeeded: k & 1 == 0 ? word : word >> 16))
+                for c in 0..<4 {
+                    high[c] &+= w &* Int32(highRows[k][x &+ c])
+                    low[c] &+= w &* Int32(lowRows[k][x &+ c])
+                }
+            }
+            store(high: high, low: low, layout, out + x)
+        }
+    }
+
+    /// One pixel from its four sums (premultiplied R, G, B, A), each `v = high · 2^12 + low`
+    /// with two 14-bit weight factors in it: rounded and clamped, `clamp((v + 2^27) >> 28)`.
+    /// In 32 bits: with `low = (low >> 12) · 2^12 + r`, 0 ≤ r < 2^12, `v + 2^27 = (high +
+    /// (low >> 12) + 2^15) · 2^12 + r`, and dropping 28 bits of it drops r with the rest, so the
+    /// result is `(high + (low >> 12) + 2^15) >> 16` (sums below 2^28: no overflow). Colours are
+    /// then clamped to at most alpha and the pixel is written in `layout`: the opaque display
+    /// format's fourth byte is 255 and its colours the premultiplied ones (dropping alpha
+    /// composites over black, as every conversion does).
+    @inline(__always) private static func store(high: SIMD4<Int32>, low: SIMD4<Int32>, _ layout: ResampledLayout,
+                                                _ target: UnsafeMutablePointer<UInt8>) {
+        let rounded = (high &+ (low &>> 12) &+ 32768) &>> 16
+        @inline(__always) func level(_ v: Int32) -> UInt32 { UInt32(truncatingIfNeeded: Swift.min(255, Swift.max(0, v))) }
+        let a = level(rounded[3])
+        var r = min(a, level(rounded[0])), g = min(a, level(rounded[1])), b = min(a, level(rounded[2]))
+        let word: UInt32
+        switch layout {
+        case .rgbaPremultiplied: word = r | g << 8 | b << 16 | a << 24
+        case .bgraPremultiplied: word = b | g << 8 | r << 16 | a << 24
+        case .bgrx: word = b | g << 8 | r << 16 | 255 << 24
+        case .rgbaStraight:
+            // Bitmap+Conversion.swift's premultiplied → straight: round(c · 255 / a), 0 when a = 0
+            // (c ≤ a here, so no cap is needed); opaque pixels stay as they are.
+            if a == 0 {
+                r = 0; g = 0; b = 0
+            } else if a != 255 {
+                r = (2 * r * 255 + a) / (2 * a); g = (2 * g * 255 + a) / (2 * a); b = (2 * b * 255 + a) / (2 * a)
+            }
+            word = r | g << 8 | b << 16 | a << 24
+        }
+        UnsafeMutableRawPointer(target).storeBytes(of: UInt32(littleEndian: word), as: UInt32.self)
+    }
+
+    /// Row `row` of the ring becomes `values` (or zeros), each split into `high` (value >> 12)
+    /// and `low` (value & 0xFFF). Bounds: `values.count == width`, |value| < 2^23 (so `high`
+    /// fits 16 bits with room to spare), both planes hold `(row + 1) × width` values.
+    static func splitIntoRing(_ values: UnsafeBufferPointer<Int32>?, high: UnsafeMutableBufferPointer<Int16>,
+                              low: UnsafeMutableBufferPointer<Int16>, row: Int, width: Int) {
+        guard let highBase = high.baseAddress, let lowBase = low.baseAddress,
+              high.count >= (row + 1) * width, low.count >= (row + 1) * width else { return }
+        let h = highBase + row * width, l = lowBase + row * width
+        guard let values = values?.baseAddress else {
+            h.update(repeating: 0, count: width)
+            l.update(repeating: 0, count: width)
+            return
+        }
+        for i in 0..<width {
+            h[i] = Int16(truncatingIfNeeded: values[i] >> 12)
+            l[i] = Int16(truncatingIfNeeded: values[i] & 0xFFF)
         }
     }
 
@@ -65,119 +305,23 @@ enum ResampleKernels {
     }
 
     /// `sum += row`, element by element (equal lengths). Sums of exact integers below 2^53.
-    static func add(_ row: UnsafeBufferPointer<Float>, into sum: UnsafeMutableBufferPointer<Double>) {
+    static func add(_ row: UnsafeBufferPointer<Int32>, into sum: UnsafeMutableBufferPointer<Double>) {
         for i in 0..<min(row.count, sum.count) { sum[i] += Double(row[i]) }
     }
 
     /// `out = round(sum / count)` (halves towards +∞, in integers), then `sum = 0`. Equal lengths.
-    static func average(_ sum: UnsafeMutableBufferPointer<Double>, count: Int, into out: UnsafeMutableBufferPointer<Float>) {
+    static func average(_ sum: UnsafeMutableBufferPointer<Double>, count: Int, into out: UnsafeMutableBufferPointer<Int32>) {
         let twice = Int64(2 * count)
         for i in 0..<min(out.count, sum.count) {
             let n = 2 * Int64(sum[i]) + Int64(count)
-            out[i] = Float(n >= 0 ? n / twice : -((-n + twice - 1) / twice))
+            out[i] = Int32(truncatingIfNeeded: n >= 0 ? n / twice : -((-n + twice - 1) / twice))
             sum[i] = 0
         }
     }
 
-    /// Vertical Lanczos pass for destination row `r`: the `taps` ring rows from `firstRow`,
-    /// weighted, summed in `accumulator` (tap by tap, each over the whole row: no division per
-    /// pixel, and the inner loop vectorises), then rounded, clamped to 0...255 and colours to
-    /// at most alpha into row `r` of `out`. Bounds: ring rows are taken modulo `ringRows`,
-    /// `accumulator.count` is a destination row (`width × 4`), `out` holds row `r`.
-    static func vertical(ring: UnsafeBufferPointer<Float>, ringRows: Int, firstRow: Int, taps: Int,
-                         weights: UnsafeBufferPointer<Int32>, accumulator: UnsafeMutableBufferPointer<Double>,
-                         destinationRow r: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
-        let width = accumulator.count
-        guard let sums = accumulator.baseAddress, let rows = ring.baseAddress else { return }
-        let pixels = width / 4
-        // Four channels of a pixel at a time; `width` is a whole number of RGBA pixels.
-        let sumVectors = UnsafeMutableRawPointer(sums)
-        for p in 0..<pixels { sumVectors.storeBytes(of: SIMD4<Double>(repeating: 0), toByteOffset: p &* 32, as: SIMD4<Double>.self) }
-        var slot = firstRow % ringRows
-        for k in 0..<taps {
-            let w = Double(weights[k])
-            let row = UnsafeRawPointer(rows + slot &* width)
-            for p in 0..<pixels {
-                let value = SIMD4<Double>(row.loadUnaligned(fromByteOffset: p &* 16, as: SIMD4<Float>.self))
-                let sum = sumVectors.loadUnaligned(fromByteOffset: p &* 32, as: SIMD4<Double>.self)
-                sumVectors.storeBytes(of: sum + w * value, toByteOffset: p &* 32, as: SIMD4<Double>.self)
-            }
-            slot += 1
-            if slot == ringRows { slot = 0 }
-        }
-        // Two 14-bit weight factors: round and drop 28 bits ((v + 2^27) >> 28, a floor), clamp.
-        @inline(__always) func clamp(_ v: Double) -> UInt8 {
-            UInt8(min(255, max(0, ((v + 134_217_728) * (1.0 / 268_435_456)).rounded(.down))))
-        }
-        let outBase = r * width
-        var x = 0
-        while x < width {
-            let alpha = clamp(accumulator[x + 3])
-            out[outBase + x] = min(alpha, clamp(accumulator[x]))
-            out[outBase + x + 1] = min(alpha, clamp(accumulator[x + 1]))
-            out[outBase + x + 2] = min(alpha, clamp(accumulator[x + 2]))
-            out[outBase + x + 3] = alpha
-            x += 4
-        }
-    }
-}
-
-/// The resampler's working memory, allocated zeroed once and freed by `deallocate()` (called
-/// from `StreamingResampler.deinit`). Sizes: the filter tables as `ResampleFilter.axis` made
-/// them; `ring`, `ringRows × destinationWidth × 4`; `filtered`, `boxSum` and `accumulator`, one
-/// destination row (`destinationWidth × 4`); `widened` and `boxedRow`, one boxed source row
-/// (`boxedWidth × 4`). Every index the kernels compute stays within these (see each kernel).
-struct ResampleBuffers {
-    let horizontalStarts: UnsafeMutableBufferPointer<Int32>
-    let horizontalCounts: UnsafeMutableBufferPointer<Int32>
-    let horizontalWeights: UnsafeMutableBufferPointer<Float>
-    let verticalStarts: UnsafeMutableBufferPointer<Int32>
-    let verticalCounts: UnsafeMutableBufferPointer<Int32>
-    let verticalWeights: UnsafeMutableBufferPointer<Int32>
-    let ring: UnsafeMutableBufferPointer<Float>
-    let filtered: UnsafeMutableBufferPointer<Float>
-    let boxSum: UnsafeMutableBufferPointer<Double>
-    let accumulator: UnsafeMutableBufferPointer<Double>
-    let widened: UnsafeMutableBufferPointer<Float>
-    let boxedRow: UnsafeMutableBufferPointer<UInt8>
-
-    init(horizontal: ResampleFilter.Axis, vertical: ResampleFilter.Axis, ringRows: Int, destinationWidth: Int, boxedWidth: Int) {
-        func copy<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
-            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, values.count))
-            _ = buffer.initialize(from: values)
-            return buffer
-        }
-        func zeroed<T: Numeric>(_ count: Int, _ type: T.Type) -> UnsafeMutableBufferPointer<T> {
-            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, count))
-            buffer.initialize(repeating: 0)
-            return buffer
-        }
-        horizontalStarts = copy(horizontal.starts)
-        horizontalCounts = copy(horizontal.counts)
-        horizontalWeights = copy(horizontal.weights.map(Float.init))
-        verticalStarts = copy(vertical.starts)
-        verticalCounts = copy(vertical.counts)
-        verticalWeights = copy(vertical.weights)
-        let row = destinationWidth * 4
-        ring = UnsafeMutableBufferPointer(rebasing: zeroed(ringRows * row, Float.self)[0 ..< ringRows * row])
-        filtered = UnsafeMutableBufferPointer(rebasing: zeroed(row, Float.self)[0 ..< row])
-        boxSum = UnsafeMutableBufferPointer(rebasing: zeroed(row, Double.self)[0 ..< row])
-        accumulator = UnsafeMutableBufferPointer(rebasing: zeroed(row, Double.self)[0 ..< row])
-        widened = UnsafeMutableBufferPointer(rebasing: zeroed(boxedWidth * 4, Float.self)[0 ..< boxedWidth * 4])
-        boxedRow = UnsafeMutableBufferPointer(rebasing: zeroed(boxedWidth * 4, UInt8.self)[0 ..< boxedWidth * 4])
-    }
-
-    func deallocate() {
-        for buffer in [horizontalStarts, horizontalCounts, verticalStarts, verticalCounts, verticalWeights] { buffer.deallocate() }
-        horizontalWeights.deallocate(); ring.deallocate(); filtered.deallocate(); widened.deallocate()
-        boxSum.deallocate(); accumulator.deallocate(); boxedRow.deallocate()
-    }
-}
-
-extension ResampleKernels {
-    /// `out[i] = row[i] × scale` (exact: 255 × 2^14 < 2^24). Equal lengths.
-    static func widen(_ row: UnsafeBufferPointer<UInt8>, scale: Float, into out: UnsafeMutableBufferPointer<Float>) {
-        for i in 0..<min(row.count, out.count) { out[i] = Float(row[i]) * scale }
+    /// `out[i] = row[i] << 14`: a horizontal pass that keeps every pixel (one tap of 2^14). Equal lengths.
+    static func widen(_ row: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<Int32>) {
+        for i in 0..<min(row.count, out.count) { out[i] = Int32(row[i]) << 14 }
     }
 
     /// `sum += rows[k] × scale` for each of `count` rows of `rowBytes` bytes back to back in
@@ -202,16 +346,6 @@ extension ResampleKernels {
         for k in 0..<count {
             let row = source + k &* rowBytes
             for i in 0..<rowBytes { target[i] += Double(row[i]) * scale }
-        }
-    }
-
-    /// Row `row` of the ring (`width` values) becomes `values`, or zeros.
-    static func copyRow(_ values: UnsafeBufferPointer<Float>?, toRing ring: UnsafeMutableBufferPointer<Float>, row: Int, width: Int) {
-        let base = row * width
-        if let values {
-            for i in 0..<width { ring[base &+ i] = values[i] }
-        } else {
-            for i in 0..<width { ring[base &+ i] = 0 }
         }
     }
 }

@@ -3,9 +3,9 @@
 ///
 /// ```
 ///  source row y ─► [box] ─► horizontal pass ─► [box] ─► ring of filtered rows ─► vertical pass ─► destination row
-///  (RGBA8, premultiplied)     (dest width, Int32)          (≥ filter height)       (when its last row is in)
+///  (RGBA8, premultiplied)     (dest width, Int32)          (≥ filter height)       (when its last row is in; in `layout`)
 /// ```
-/// Memory: the destination plus `ring` rows of `destinationWidth × 4` Int32 and the filter
+/// Memory: the destination plus `ring` rows of `destinationWidth × 4` values (two Int16 parts) and the filter
 /// tables, all O(destination) — for a 1/8 reduction about 50 rows. Band boundaries of the
 /// decoder are invisible here: the ring carries the filter across them, which is what
 /// SDWebImage's 2-row seam overlap approximates.
@@ -26,15 +26,15 @@ final class StreamingResampler {
     let destinationWidth: Int, destinationHeight: Int
     /// Source pixels averaged into one by the box stage, per axis (1: no box stage).
     private let boxX: Int, boxY: Int
-    private let horizontalStride: Int, verticalStride: Int
+    private let verticalStride: Int
     /// The horizontal pass keeps every pixel (same width, one tap of weight 2^14 each): it is
-    /// then a widening to `Float` — common for tall images and thumbnails of narrow ones.
+    /// then a shift by 14 bits — common for tall images and thumbnails of narrow ones.
     private let horizontalIsIdentity: Bool
     private let ringRows: Int
     /// Every working buffer, allocated once (`ResampleBuffers`, in the kernel file): the hot
     /// per-row path then touches no array and pays no exclusivity check.
     private let buffers: ResampleBuffers
-    /// Where finished destination rows go (premultiplied RGBA8, tight rows).
+    /// Where finished destination rows go (in `layout`, tight rows).
     enum Output {
         /// Kept in one destination image (`takeBitmap()`).
         case whole
@@ -44,7 +44,9 @@ final class StreamingResampler {
         case bands(rowsPerBand: Int, deliver: (_ firstRow: Int, _ rows: UnsafeBufferPointer<UInt8>, _ count: Int) -> Void)
     }
     private let output: Output
-    /// Premultiplied RGBA8, `destinationWidth × 4` bytes per row: the whole destination, or one
+    /// The format destination rows are written in.
+    let layout: ResampledLayout
+    /// Pixels in `layout`, `destinationWidth × 4` bytes per row: the whole destination, or one
     /// band of it (`Output.bands`) whose first row is `bandFirstRow`.
     private(set) var destination: [UInt8]
     private let rowsPerBand: Int
@@ -62,7 +64,7 @@ final class StreamingResampler {
     /// is reserved in `budget` before it is allocated.
     init(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int,
          sourceExtent: (width: Double, height: Double)? = nil, budget: MemoryBudget = MemoryBudget(limits: .default),
-         output: Output = .whole) throws(DecodeError) {
+         layout: ResampledLayout = .rgbaPremultiplied, output: Output = .whole) throws(DecodeError) {
         guard sourceWidth > 0, sourceHeight > 0, destinationWidth > 0, destinationHeight > 0 else {
             throw DecodeError(.limitExceeded, format: nil, offset: nil,
                               LimitReason.tooManyPixels(width: destinationWidth, height: destinationHeight, limit: budget.limits.maxPixels))
@@ -72,6 +74,7 @@ final class StreamingResampler {
         self.destinationWidth = destinationWidth
         self.destinationHeight = destinationHeight
         self.output = output
+        self.layout = layout
         switch output {
         case .whole: rowsPerBand = destinationHeight
         case .bands(let rows, _): rowsPerBand = min(max(1, rows), destinationHeight)
@@ -83,12 +86,12 @@ final class StreamingResampler {
         let strideX = ResampleFilter.stride(sourceExtent: extentX / Double(boxX), destinationSize: destinationWidth)
         let strideY = ResampleFilter.stride(sourceExtent: extentY / Double(boxY), destinationSize: destinationHeight)
         ringRows = strideY + 1
-        // Tables (weights, starts, counts: Int32 and a Float copy of the horizontal weights),
-        // ring, filtered row, box sum, accumulator, boxed and widened rows, destination; nil
+        // Tables (weights, starts, counts: Int32, and the horizontal weights in pairs), ring,
+        // filtered row, box sum, vertical taps, boxed row and its pixel pairs, destination; nil
         // when a product overflows.
         let parts: [Int?] = [
             SizeMath.product(destinationWidth, strideX + 2, 8), SizeMath.product(destinationHeight, strideY + 2, 4),
-            SizeMath.product(ringRows, destinationWidth, 16), SizeMath.product(destinationWidth, 16 + 32 + 32),
+            SizeMath.product(ringRows, destinationWidth, 16), SizeMath.product(destinationWidth, 16 + 32), SizeMath.product(strideY + 2, 20),
             SizeMath.product(boxedWidth, 4 + 16), SizeMath.product(destinationWidth, rowsPerBand, 4),
         ]
         let total = parts.reduce(Optional(0)) { sum, part in
@@ -103,7 +106,6 @@ final class StreamingResampler {
                                              sourceExtent: boxX > 1 || sourceExtent != nil ? extentX / Double(boxX) : nil)
         let vertical = ResampleFilter.axis(sourceSize: boxedHeight, destinationSize: destinationHeight,
                                            sourceExtent: boxY > 1 || sourceExtent != nil ? extentY / Double(boxY) : nil)
-        horizontalStride = horizontal.stride
         horizontalIsIdentity = boxX == 1 && destinationWidth == sourceWidth
             && (0..<destinationWidth).allSatisfy { horizontal.starts[$0] == $0 && horizontal.counts[$0] == 1 && horizontal.weights[$0 * horizontal.stride] == 1 << 14 }
         verticalStride = vertical.stride
@@ -150,15 +152,21 @@ final class StreamingResampler {
                 ResampleKernels.boxAverage(row, width: sourceWidth, factor: boxX, into: b.boxedRow)
                 row = UnsafeBufferPointer(b.boxedRow)
             }
-            if horizontalIsIdentity {
-                ResampleKernels.widen(row, scale: Float(1 << 14), into: b.filtered)
-            } else {
-                ResampleKernels.horizontal(row, widened: b.widened, starts: UnsafeBufferPointer(b.horizontalStarts),
-                                           counts: UnsafeBufferPointer(b.horizontalCounts), weights: UnsafeBufferPointer(b.horizontalWeights),
-                                           stride: horizontalStride, into: b.filtered)
-            }
             nextSourceRow += 1
-            enterFilteredRow(blank: false)
+            if horizontalIsIdentity {
+                ResampleKernels.widen(row, into: b.filtered)
+                enterFilteredRow(blank: false)
+                continue
+            }
+            if boxY == 1 {
+                // Straight into the ring's next row (what `writeRingRow` would copy there).
+                ResampleKernels.horizontalRow(row, b, intoRingRow: nextRingRow % ringRows, destinationWidth: destinationWidth)
+                nextRingRow += 1
+                emitReadyRows()
+            } else {
+                ResampleKernels.horizontalRow(row, b, destinationWidth: destinationWidth)
+                enterFilteredRow(blank: false)
+            }
         }
     }
 
@@ -218,8 +226,8 @@ final class StreamingResampler {
     /// Writes `filtered` (or zeros) as the next row of the vertical stage, then emits every
     /// destination row it completes.
     private func writeRingRow(blank: Bool) {
-        ResampleKernels.copyRow(blank ? nil : UnsafeBufferPointer(buffers.filtered), toRing: buffers.ring,
-                                row: nextRingRow % ringRows, width: destinationWidth * 4)
+        ResampleKernels.splitIntoRing(blank ? nil : UnsafeBufferPointer(buffers.filtered), high: buffers.ringHigh, low: buffers.ringLow,
+                                      row: nextRingRow % ringRows, width: destinationWidth * 4)
         nextRingRow += 1
         emitReadyRows()
     }
@@ -233,10 +241,12 @@ final class StreamingResampler {
             guard start + count <= nextRingRow else { return }
             // Rows start ..< start + count are still in the ring: count < ringRows, and no row
             // newer than start + count − 1 has been written over them.
-            let weights = UnsafeBufferPointer(rebasing: b.verticalWeights[r * verticalStride ..< r * verticalStride + count])
             destination.withUnsafeMutableBufferPointer { out in
-                ResampleKernels.vertical(ring: UnsafeBufferPointer(b.ring), ringRows: ringRows, firstRow: start, taps: count,
-                                         weights: weights, accumulator: b.accumulator, destinationRow: r - bandFirstRow, into: out)
+                // Row r − bandFirstRow of `destination` (a whole image, or the current band).
+                let rowValues = destinationWidth * 4
+                ResampleKernels.verticalRow(b, firstRingRow: start, taps: count, ringRows: ringRows, weightsAt: r * verticalStride,
+                                            rowValues: rowValues, layout: layout,
+                                            into: UnsafeMutableBufferPointer(rebasing: out[(r - bandFirstRow) * rowValues ..< (r - bandFirstRow + 1) * rowValues]))
             }
             nextDestinationRow += 1
             if nextDestinationRow - bandFirstRow == rowsPerBand || nextDestinationRow == destinationHeight { deliverBand() }
@@ -251,14 +261,14 @@ final class StreamingResampler {
         bandFirstRow = nextDestinationRow
     }
 
-    /// The result as a premultiplied RGBA8 bitmap (complete once every source row was consumed;
+    /// The result as a bitmap in `layout` (complete once every source row was consumed;
     /// `Output.whole` only: with bands, it holds the last band).
     /// The destination storage moves into the bitmap (the resampler keeps no reference), so the
     /// caller can convert it in place without a copy.
     func takeBitmap() -> Bitmap {
         let bytes = destination
         destination = []
-        return Bitmap(uncheckedWidth: destinationWidth, height: destinationHeight, format: .rgba8Premultiplied,
+        return Bitmap(uncheckedWidth: destinationWidth, height: destinationHeight, format: layout.format,
                       bytesPerRow: destinationWidth * 4, bytes: bytes)
     }
 }
