@@ -76,7 +76,15 @@ enum ResampleKernels {
         out[width &- 1] = SIMD8<Int16>(Int16(bytes[last]), 0, Int16(bytes[last &+ 1]), 0, Int16(bytes[last &+ 2]), 0, Int16(bytes[last &+ 3]), 0)
     }
 
-    /// Horizontal Lanczos pass of one premultiplied RGBA8 row into `out` (`destination × 4`
+    /// Where the horizontal pass writes a row's `destination × 4` sums.
+    enum HorizontalTarget {
+        /// As they are (32 bits each).
+        case sums(UnsafeMutablePointer<Int32>)
+        /// Split as `splitIntoRing` does, straight into a ring row's two planes.
+        case split(high: UnsafeMutablePointer<Int16>, low: UnsafeMutablePointer<Int16>)
+    }
+
+    /// Horizontal Lanczos pass of one premultiplied RGBA8 row into `target` (`destination × 4`
     /// exact sums). Destination pixel i takes taps `starts[i] ..< starts[i] + counts[i]`, two
     /// at a time: entry `starts[i] + 2k` of `pairs` against entry k of its `weightPairs` (the
     /// taps' two weights in every lane pair, as `broadcast` makes them — stored so, the inner
@@ -85,31 +93,10 @@ enum ResampleKernels {
     /// Bounds: `starts[i] + counts[i] ≤` the row's pixels (clipped in `ResampleFilter.axis`),
     /// so every entry read, `starts[i] + 2k ≤ starts[i] + counts[i] − 1`, is one `pixelPairs`
     /// wrote; `counts[i] ≤ 2 × pairStride`; `weightPairs.count ≥ destination × pairStride`;
-    /// `out.count == destination × 4`.
+    /// `target` holds `destination × 4` values (in each plane).
     static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>,
-                           weightPairs: UnsafeBufferPointer<SIMD8<Int16>>, pairStride: Int, into out: UnsafeMutableBufferPointer<Int32>) {
-        guard let target = out.baseAddress else { return }
-        horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weightPairs, pairStride: pairStride, width: out.count / 4) { i, sum in
-            UnsafeMutableRawPointer(target + i &* 4).storeBytes(of: sum, as: SIMD4<Int32>.self)
-        }
-    }
-
-    /// `horizontal(…into:)` writing each sum split as `splitIntoRing` does, straight into a
-    /// ring row: `high` and `low` hold `destination × 4` values (the other bounds as there).
-    static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>,
-                           weightPairs: UnsafeBufferPointer<SIMD8<Int16>>, pairStride: Int, destinationWidth: Int,
-                           high: UnsafeMutablePointer<Int16>, low: UnsafeMutablePointer<Int16>) {
-        horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weightPairs, pairStride: pairStride, width: destinationWidth) { i, sum in
-            // |sum| < 2^23: the high part fits 16 bits; the low part is 12 bits.
-            let h = SIMD4<Int16>(truncatingIfNeeded: sum &>> 12), l = SIMD4<Int16>(truncatingIfNeeded: sum & 0xFFF)
-            UnsafeMutableRawPointer(high + i &* 4).storeBytes(of: h, as: SIMD4<Int16>.self)
-            UnsafeMutableRawPointer(low + i &* 4).storeBytes(of: l, as: SIMD4<Int16>.self)
-        }
-    }
-
-    @inline(__always) private static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>,
-                                                     counts: UnsafeBufferPointer<Int32>, weightPairs: UnsafeBufferPointer<SIMD8<Int16>>,
-                                                     pairStride: Int, width: Int, store: (Int, SIMD4<Int32>) -> Void) {
+                           weightPairs: UnsafeBufferPointer<SIMD8<Int16>>, pairStride: Int, destinationWidth width: Int,
+                           into target: HorizontalTarget) {
         guard let pixels = pairs.baseAddress, let weightBase = weightPairs.baseAddress,
               starts.count >= width, counts.count >= width else { return }
         for i in 0..<width {
@@ -126,7 +113,19 @@ enum ResampleKernels {
                 k &+= 2
             }
             if k < pairCount { sum0 &+= multiplyAddPairs(p[k &* 2], w[k]) }
-            store(i, sum0 &+ sum1)
+            let sum = sum0 &+ sum1
+            switch target {
+            case .sums(let out):
+                UnsafeMutableRawPointer(out + i &* 4).storeBytes(of: sum, as: SIMD4<Int32>.self)
+            case .split(let high, let low):
+                // |sum| < 2^23: the high part fits 16 bits; the low part is 12 bits. Both in one
+                // word per value (low half, high half: the lanes of a little-endian word), then
+                // the halves gathered.
+                let words = unsafeBitCast((sum &>> 12) &<< 16 | (sum & 0xFFF), to: SIMD8<Int16>.self)
+                let parts = SIMD8<Int16>(words[0], words[2], words[4], words[6], words[1], words[3], words[5], words[7])
+                UnsafeMutableRawPointer(low + i &* 4).storeBytes(of: parts.lowHalf, as: SIMD4<Int16>.self)
+                UnsafeMutableRawPointer(high + i &* 4).storeBytes(of: parts.highHalf, as: SIMD4<Int16>.self)
+            }
         }
     }
 
@@ -141,14 +140,17 @@ enum ResampleKernels {
         let pairs = UnsafeBufferPointer(b.pixelPairs), starts = UnsafeBufferPointer(b.horizontalStarts)
         let counts = UnsafeBufferPointer(b.horizontalCounts), weights = UnsafeBufferPointer(b.horizontalWeightPairs)
         let values = destinationWidth * 4
-        guard let ringRow else {
-            horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weights, pairStride: b.horizontalPairStride, into: b.filtered)
-            return
+        let target: HorizontalTarget
+        if let ringRow {
+            guard let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress,
+                  (ringRow + 1) * values <= b.ringHigh.count, (ringRow + 1) * values <= b.ringLow.count else { return }
+            target = .split(high: high + ringRow * values, low: low + ringRow * values)
+        } else {
+            guard let sums = b.filtered.baseAddress, b.filtered.count >= values else { return }
+            target = .sums(sums)
         }
-        guard let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress,
-              (ringRow + 1) * values <= b.ringHigh.count, (ringRow + 1) * values <= b.ringLow.count else { return }
         horizontal(pairs: pairs, starts: starts, counts: counts, weightPairs: weights, pairStride: b.horizontalPairStride,
-                   destinationWidth: destinationWidth, high: high + ringRow * values, low: low + ringRow * values)
+                   destinationWidth: destinationWidth, into: target)
     }
 
     /// One destination row of the vertical pass: its `taps` ring rows from `firstRingRow`
