@@ -108,9 +108,15 @@ public enum Downscaler {
             guard failure == nil else { return }
             do throws(DecodeError) {
                 if resampler == nil {
+                    // Opaque: every pixel's alpha is 255 (a JPEG; rows with no alpha component and
+                    // no palette, whose conversion writes alpha 255): the resampler then filters
+                    // three values a pixel instead of four.
+                    var opaque = format == .jpeg
+                    if case .indexed = band.format.colorModel {} else if !band.format.alphaInfo.containsAlpha { opaque = true }
                     resampler = try StreamingResampler(sourceWidth: geometry.sourceWidth, sourceHeight: geometry.sourceHeight,
                                                        destinationWidth: geometry.width, destinationHeight: geometry.height,
-                                                       sourceExtent: geometry.extent, budget: budget, layout: layout, output: output)
+                                                       sourceExtent: geometry.extent, budget: budget, layout: layout,
+                                                       opaque: opaque, output: output)
                 }
                 guard let resampler else { return }
                 let rowBytes = band.width * 4

@@ -4,10 +4,12 @@
 /// - the filter tables as `ResampleFilter.axis` made them, the horizontal weights as pairs
 ///   (`horizontalPairStride` vectors per destination pixel, each two weights in every lane
 ///   pair; the last second weight zero when a pixel has an odd number of taps);
-/// - `ringHigh` and `ringLow`, `ringRows × destinationWidth × 4` (`ResampleKernels` explains
-///   the split of each value into 12-bit parts);
+/// - `ringHigh` and `ringLow`, `ringRows` rows of `ringRowLength` values — room for four per
+///   destination pixel; an opaque source uses three (`ResampleKernels` explains the split of
+///   each value into 12-bit parts);
 /// - `filtered` and `boxSum`, one destination row (`destinationWidth × 4`);
 /// - `pixelPairs` and `boxedRow`, one boxed source row (`boxedWidth` entries, `× 4` bytes);
+/// - `opaqueRow`, one destination row of RGB8 for an opaque source (else empty);
 /// - `verticalHigh`, `verticalLow` and `verticalWeightPairs`, one destination row's taps
 ///   rounded up to an even count.
 /// Every index the kernels compute stays within these (see each kernel).
@@ -19,6 +21,10 @@ struct ResampleBuffers {
     let verticalStarts: UnsafeMutableBufferPointer<Int32>
     let verticalCounts: UnsafeMutableBufferPointer<Int32>
     let verticalWeights: UnsafeMutableBufferPointer<Int32>
+    /// Values from one ring row to the next: four per destination pixel, plus one (an opaque
+    /// row keeps three a pixel, and the horizontal pass's last four-lane store then reaches one
+    /// value past them).
+    let ringRowLength: Int
     let ringHigh: UnsafeMutableBufferPointer<Int16>
     let ringLow: UnsafeMutableBufferPointer<Int16>
     let filtered: UnsafeMutableBufferPointer<Int32>
@@ -28,8 +34,10 @@ struct ResampleBuffers {
     let verticalWeightPairs: UnsafeMutableBufferPointer<UInt32>
     let pixelPairs: UnsafeMutableBufferPointer<SIMD8<Int16>>
     let boxedRow: UnsafeMutableBufferPointer<UInt8>
+    /// An opaque destination row as RGB8, before it is expanded to its layout.
+    let opaqueRow: UnsafeMutableBufferPointer<UInt8>
 
-    init(horizontal: ResampleFilter.Axis, vertical: ResampleFilter.Axis, ringRows: Int, destinationWidth: Int, boxedWidth: Int) {
+    init(horizontal: ResampleFilter.Axis, vertical: ResampleFilter.Axis, ringRows: Int, destinationWidth: Int, boxedWidth: Int, opaque: Bool) {
         func copy<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, values.count))
             _ = buffer.initialize(from: values)
@@ -58,8 +66,9 @@ struct ResampleBuffers {
         verticalCounts = copy(vertical.counts)
         verticalWeights = copy(vertical.weights)
         let row = destinationWidth * 4
-        ringHigh = zeroed(ringRows * row, Int16.self)
-        ringLow = zeroed(ringRows * row, Int16.self)
+        ringRowLength = destinationWidth * 4 + 1
+        ringHigh = zeroed(ringRows * ringRowLength, Int16.self)
+        ringLow = zeroed(ringRows * ringRowLength, Int16.self)
         filtered = zeroed(row, Int32.self)
         boxSum = zeroed(row, Double.self)
         let taps = vertical.stride + 1
@@ -69,12 +78,13 @@ struct ResampleBuffers {
         pixelPairs = .allocate(capacity: max(1, boxedWidth))
         pixelPairs.initialize(repeating: SIMD8(repeating: 0))
         boxedRow = zeroed(boxedWidth * 4, UInt8.self)
+        opaqueRow = zeroed(opaque ? destinationWidth * 3 : 0, UInt8.self)
     }
 
     func deallocate() {
         for buffer in [horizontalStarts, horizontalCounts, verticalStarts, verticalCounts, verticalWeights] { buffer.deallocate() }
         horizontalWeightPairs.deallocate(); verticalWeightPairs.deallocate()
         ringHigh.deallocate(); ringLow.deallocate(); filtered.deallocate(); boxSum.deallocate()
-        verticalHigh.deallocate(); verticalLow.deallocate(); pixelPairs.deallocate(); boxedRow.deallocate()
+        verticalHigh.deallocate(); verticalLow.deallocate(); pixelPairs.deallocate(); boxedRow.deallocate(); opaqueRow.deallocate()
     }
 }

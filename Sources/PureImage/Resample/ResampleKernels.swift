@@ -80,8 +80,11 @@ enum ResampleKernels {
     enum HorizontalTarget {
         /// As they are (32 bits each).
         case sums(UnsafeMutablePointer<Int32>)
-        /// Split as `splitIntoRing` does, straight into a ring row's two planes.
-        case split(high: UnsafeMutablePointer<Int16>, low: UnsafeMutablePointer<Int16>)
+        /// Split as `splitIntoRing` does, straight into a ring row's two planes: four values a
+        /// pixel, or three for an opaque source (alpha dropped; each pixel's four-lane store
+        /// then reaches one value into the next pixel, which overwrites it, and the last one
+        /// into the row's slack).
+        case split(high: UnsafeMutablePointer<Int16>, low: UnsafeMutablePointer<Int16>, channels: Int)
     }
 
     /// Horizontal Lanczos pass of one premultiplied RGBA8 row into `target` (`destination × 4`
@@ -93,7 +96,7 @@ enum ResampleKernels {
     /// Bounds: `starts[i] + counts[i] ≤` the row's pixels (clipped in `ResampleFilter.axis`),
     /// so every entry read, `starts[i] + 2k ≤ starts[i] + counts[i] − 1`, is one `pixelPairs`
     /// wrote; `counts[i] ≤ 2 × pairStride`; `weightPairs.count ≥ destination × pairStride`;
-    /// `target` holds `destination × 4` values (in each plane).
+    /// `target` holds `destination × 4` values, or `destination × channels + 1` in each plane.
     static func horizontal(pairs: UnsafeBufferPointer<SIMD8<Int16>>, starts: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>,
                            weightPairs: UnsafeBufferPointer<SIMD8<Int16>>, pairStride: Int, destinationWidth width: Int,
                            into target: HorizontalTarget) {
@@ -117,14 +120,14 @@ enum ResampleKernels {
             switch target {
             case .sums(let out):
                 UnsafeMutableRawPointer(out + i &* 4).storeBytes(of: sum, as: SIMD4<Int32>.self)
-            case .split(let high, let low):
+            case .split(let high, let low, let channels):
                 // |sum| < 2^23: the high part fits 16 bits; the low part is 12 bits. Both in one
                 // word per value (low half, high half: the lanes of a little-endian word), then
                 // the halves gathered.
                 let words = unsafeBitCast((sum &>> 12) &<< 16 | (sum & 0xFFF), to: SIMD8<Int16>.self)
                 let parts = SIMD8<Int16>(words[0], words[2], words[4], words[6], words[1], words[3], words[5], words[7])
-                UnsafeMutableRawPointer(low + i &* 4).storeBytes(of: parts.lowHalf, as: SIMD4<Int16>.self)
-                UnsafeMutableRawPointer(high + i &* 4).storeBytes(of: parts.highHalf, as: SIMD4<Int16>.self)
+                UnsafeMutableRawPointer(low + i &* channels).storeBytes(of: parts.lowHalf, as: SIMD4<Int16>.self)
+                UnsafeMutableRawPointer(high + i &* channels).storeBytes(of: parts.highHalf, as: SIMD4<Int16>.self)
             }
         }
     }
@@ -134,17 +137,17 @@ enum ResampleKernels {
     /// `ringRow` is nil. Bounds: `ringRow < ringRows` (the ring holds `ringRows × destinationWidth
     /// × 4` values per plane); the tables and buffers are `buffers`' (see `ResampleBuffers`).
     static func horizontalRow(_ row: UnsafeBufferPointer<UInt8>, _ buffers: ResampleBuffers, intoRingRow ringRow: Int? = nil,
-                              destinationWidth: Int) {
+                              channels: Int = 4, destinationWidth: Int) {
         let b = buffers
         pixelPairs(row, width: row.count / 4, into: b.pixelPairs)
         let pairs = UnsafeBufferPointer(b.pixelPairs), starts = UnsafeBufferPointer(b.horizontalStarts)
         let counts = UnsafeBufferPointer(b.horizontalCounts), weights = UnsafeBufferPointer(b.horizontalWeightPairs)
-        let values = destinationWidth * 4
+        let values = destinationWidth * 4, length = b.ringRowLength
         let target: HorizontalTarget
         if let ringRow {
-            guard let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress,
-                  (ringRow + 1) * values <= b.ringHigh.count, (ringRow + 1) * values <= b.ringLow.count else { return }
-            target = .split(high: high + ringRow * values, low: low + ringRow * values)
+            guard let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress, destinationWidth * channels + 1 <= length,
+                  (ringRow + 1) * length <= b.ringHigh.count, (ringRow + 1) * length <= b.ringLow.count else { return }
+            target = .split(high: high + ringRow * length, low: low + ringRow * length, channels: channels)
         } else {
             guard let sums = b.filtered.baseAddress, b.filtered.count >= values else { return }
             target = .sums(sums)
@@ -156,43 +159,64 @@ enum ResampleKernels {
     /// One destination row of the vertical pass: its `taps` ring rows from `firstRingRow`
     /// (taken modulo `ringRows`; the caller guarantees they are all in the ring and none has
     /// been written over), paired, with their weights from `verticalWeights[weightsAt...]`
-    /// made into `weightPairs` words, then `vertical` into `out` (`rowValues` bytes).
+    /// made into `weightPairs` words, then `vertical` into `out` (`destinationWidth` pixels
+    /// in `layout`). An opaque ring (three values a pixel) goes through `opaqueRow` as RGB8
+    /// and `expand` writes it in the layout (alpha 255: what the four-value pass gives an
+    /// opaque source, its alpha sums being exactly 255 · 2^28).
     /// Bounds: `taps ≤ vertical stride`, so the paired taps (`taps` rounded up to even) fit
-    /// `verticalHigh`, `verticalLow` (stride + 1) and `verticalWeightPairs`.
+    /// `verticalHigh`, `verticalLow` (stride + 1) and `verticalWeightPairs` (checked too).
     static func verticalRow(_ buffers: ResampleBuffers, firstRingRow start: Int, taps count: Int, ringRows: Int, weightsAt offset: Int,
-                            rowValues: Int, layout: ResampledLayout, into out: UnsafeMutableBufferPointer<UInt8>) {
+                            destinationWidth: Int, channels: Int, layout: ResampledLayout, expand: PixelConverter?,
+                            into out: UnsafeMutableBufferPointer<UInt8>) {
         let b = buffers
         let pairCount = (count + 1) / 2
+        let length = b.ringRowLength, values = destinationWidth * channels
         guard count > 0, let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress, let target = out.baseAddress,
+              ringRows * length <= b.ringHigh.count, ringRows * length <= b.ringLow.count, values <= length,
               pairCount * 2 <= b.verticalHigh.count, pairCount <= b.verticalWeightPairs.count,
-              out.count >= rowValues, offset + count <= b.verticalWeights.count else { return }
+              out.count >= destinationWidth * 4, offset + count <= b.verticalWeights.count else { return }
         // The taps in pairs; an odd count ends with the last row again, at weight 0.
         for k in 0 ..< pairCount * 2 {
             let slot = (start + min(k, count - 1)) % ringRows
-            b.verticalHigh[k] = UnsafePointer(high + slot * rowValues)
-            b.verticalLow[k] = UnsafePointer(low + slot * rowValues)
+            b.verticalHigh[k] = UnsafePointer(high + slot * length)
+            b.verticalLow[k] = UnsafePointer(low + slot * length)
         }
         for k in 0 ..< pairCount {
             let first = b.verticalWeights[offset + 2 * k]
             b.verticalWeightPairs[k] = weightPair(first, 2 * k + 1 < count ? b.verticalWeights[offset + 2 * k + 1] : 0)
         }
-        vertical(high: UnsafeBufferPointer(rebasing: b.verticalHigh[0 ..< pairCount * 2]),
-                 low: UnsafeBufferPointer(rebasing: b.verticalLow[0 ..< pairCount * 2]),
-                 weightPairs: UnsafeBufferPointer(rebasing: b.verticalWeightPairs[0 ..< pairCount]),
-                 width: rowValues, layout: layout, into: target)
+        let rows = (high: UnsafeBufferPointer(rebasing: b.verticalHigh[0 ..< pairCount * 2]),
+                    low: UnsafeBufferPointer(rebasing: b.verticalLow[0 ..< pairCount * 2]))
+        let weights = UnsafeBufferPointer(rebasing: b.verticalWeightPairs[0 ..< pairCount])
+        if channels == 3, let expand, let rgb = b.opaqueRow.baseAddress, b.opaqueRow.count >= values {
+            vertical(high: rows.high, low: rows.low, weightPairs: weights, width: values, into: .bytes(rgb))
+            expand.convert(width: destinationWidth, rows: 1, from: PixelRows(base: UnsafeRawPointer(rgb), bytesPerRow: values),
+                           into: MutablePixelRows(base: UnsafeMutableRawPointer(target), bytesPerRow: destinationWidth * 4))
+        } else {
+            vertical(high: rows.high, low: rows.low, weightPairs: weights, width: values, into: .pixels(layout, target))
+        }
+    }
+
+    /// Where the vertical pass writes a row.
+    enum VerticalTarget {
+        /// Pixels of four values, in a layout.
+        case pixels(ResampledLayout, UnsafeMutablePointer<UInt8>)
+        /// Each value rounded and clamped to a byte (an opaque source's R G B).
+        case bytes(UnsafeMutablePointer<UInt8>)
     }
 
     /// Vertical Lanczos pass for one destination row: ring rows `2k` and `2k + 1` of `high` and
     /// `low` (the rows the row's filter spans, oldest first, padded to an even count with a
     /// row of weight zero) weighted by word k of `weightPairs`; then rounded, clamped to
-    /// 0...255 and colours to at most alpha, and written as `width / 4` pixels in `layout` at
-    /// `out`.
+    /// 0...255 and colours to at most alpha, and written as `width / 4` pixels in `layout`, or
+    /// as `width` bytes (`VerticalTarget`).
     ///
     /// Two pixels (eight values) at a time, their sums kept in registers across every tap.
     /// Bounds: `high.count == low.count == 2 × weightPairs.count`; every row pointer holds
-    /// `width` values; `width` is a whole number of pixels; `out` holds `width` bytes.
+    /// `width` values; for pixels `width` is a whole number of them; the target holds `width`
+    /// bytes.
     static func vertical(high: UnsafeBufferPointer<UnsafePointer<Int16>>, low: UnsafeBufferPointer<UnsafePointer<Int16>>,
-                         weightPairs: UnsafeBufferPointer<UInt32>, width: Int, layout: ResampledLayout, into out: UnsafeMutablePointer<UInt8>) {
+                         weightPairs: UnsafeBufferPointer<UInt32>, width: Int, into target: VerticalTarget) {
         guard let highRows = high.baseAddress, let lowRows = low.baseAddress, let weights = weightPairs.baseAddress,
               high.count == low.count, high.count == 2 * weightPairs.count else { return }
         let pairCount = weightPairs.count
@@ -218,23 +242,41 @@ enum ResampleKernels {
                 low0 &+= multiplyAddPairs(lowerLanes(l0, l1), w)
                 low1 &+= multiplyAddPairs(upperLanes(l0, l1), w)
             }
-            store(high: high0, low: low0, layout, out + x)
-            store(high: high1, low: low1, layout, out + (x &+ 4))
+            switch target {
+            case .pixels(let layout, let out):
+                store(high: high0, low: low0, layout, out + x)
+                store(high: high1, low: low1, layout, out + (x &+ 4))
+            case .bytes(let out):
+                storeBytes(high: high0, low: low0, count: 4, out + x)
+                storeBytes(high: high1, low: low1, count: 4, out + (x &+ 4))
+            }
             x &+= 8
         }
-        if x < width {
-            // An odd number of pixels: the last one in scalar code.
+        while x < width {
+            // The last pixel of an odd number, or the last values of an opaque row (up to
+            // seven), four at a time in scalar code.
+            let count = min(4, width &- x)
             var high = SIMD4<Int32>(repeating: 0), low = high
             for k in 0 ..< pairCount &* 2 {
                 let word = weights[k >> 1]
                 let w = Int32(Int16(truncatingIfNeeded: k & 1 == 0 ? word : word >> 16))
-                for c in 0..<4 {
+                for c in 0 ..< count {
                     high[c] &+= w &* Int32(highRows[k][x &+ c])
                     low[c] &+= w &* Int32(lowRows[k][x &+ c])
                 }
             }
-            store(high: high, low: low, layout, out + x)
+            switch target {
+            case .pixels(let layout, let out): store(high: high, low: low, layout, out + x)
+            case .bytes(let out): storeBytes(high: high, low: low, count: count, out + x)
+            }
+            x &+= count
         }
+    }
+
+    /// `count` values (of four) rounded and clamped as `store` does, as bytes.
+    @inline(__always) private static func storeBytes(high: SIMD4<Int32>, low: SIMD4<Int32>, count: Int, _ target: UnsafeMutablePointer<UInt8>) {
+        let rounded = (high &+ (low &>> 12) &+ 32768) &>> 16
+        for c in 0 ..< count { target[c] = UInt8(truncatingIfNeeded: Swift.min(255, Swift.max(0, rounded[c]))) }
     }
 
     /// One pixel from its four sums (premultiplied R, G, B, A), each `v = high · 2^12 + low`
@@ -270,21 +312,50 @@ enum ResampleKernels {
     }
 
     /// Row `row` of the ring becomes `values` (or zeros), each split into `high` (value >> 12)
-    /// and `low` (value & 0xFFF). Bounds: `values.count == width`, |value| < 2^23 (so `high`
-    /// fits 16 bits with room to spare), both planes hold `(row + 1) × width` values.
+    /// and `low` (value & 0xFFF); with three `channels` (an opaque source), each pixel's alpha
+    /// value is left out. Bounds: `values` holds `pixels × 4` values, |value| < 2^23 (so `high`
+    /// fits 16 bits with room to spare); each plane's rows are `length` values apart (checked).
     static func splitIntoRing(_ values: UnsafeBufferPointer<Int32>?, high: UnsafeMutableBufferPointer<Int16>,
-                              low: UnsafeMutableBufferPointer<Int16>, row: Int, width: Int) {
-        guard let highBase = high.baseAddress, let lowBase = low.baseAddress,
-              high.count >= (row + 1) * width, low.count >= (row + 1) * width else { return }
-        let h = highBase + row * width, l = lowBase + row * width
+                              low: UnsafeMutableBufferPointer<Int16>, row: Int, length: Int, pixels: Int, channels: Int) {
+        guard let highBase = high.baseAddress, let lowBase = low.baseAddress, pixels * channels <= length,
+              high.count >= (row + 1) * length, low.count >= (row + 1) * length else { return }
+        let h = highBase + row * length, l = lowBase + row * length
         guard let values = values?.baseAddress else {
-            h.update(repeating: 0, count: width)
-            l.update(repeating: 0, count: width)
+            h.update(repeating: 0, count: length)
+            l.update(repeating: 0, count: length)
             return
         }
-        for i in 0..<width {
-            h[i] = Int16(truncatingIfNeeded: values[i] >> 12)
-            l[i] = Int16(truncatingIfNeeded: values[i] & 0xFFF)
+        for p in 0..<pixels {
+            for c in 0..<channels {
+                let value = values[p &* 4 &+ c]
+                h[p &* channels &+ c] = Int16(truncatingIfNeeded: value >> 12)
+                l[p &* channels &+ c] = Int16(truncatingIfNeeded: value & 0xFFF)
+            }
+        }
+    }
+
+    /// The ring's rows from three values a pixel (an opaque source's R G B) to four, each
+    /// pixel's alpha the one every opaque pixel has after the horizontal pass, 255 · 2^14
+    /// (high part 1020, low part 0): for a source found not to be opaque after all — a
+    /// truncated one, whose missing rows are transparent. In place, last pixel first (pixel p
+    /// moves from 3p to 4p ≥ 3p, over values already moved). Bounds: each of `ringRows` rows
+    /// holds `ringRowLength ≥ 4 × pixels` values (checked).
+    static func expandOpaqueRing(_ buffers: ResampleBuffers, ringRows: Int, pixels: Int) {
+        let b = buffers, length = b.ringRowLength
+        guard let high = b.ringHigh.baseAddress, let low = b.ringLow.baseAddress, pixels * 4 <= length,
+              ringRows * length <= b.ringHigh.count, ringRows * length <= b.ringLow.count else { return }
+        for row in 0..<ringRows {
+            let h = high + row * length, l = low + row * length
+            var p = pixels - 1
+            while p >= 0 {
+                for c in (0..<3).reversed() {
+                    h[p * 4 + c] = h[p * 3 + c]
+                    l[p * 4 + c] = l[p * 3 + c]
+                }
+                h[p * 4 + 3] = 1020
+                l[p * 4 + 3] = 0
+                p -= 1
+            }
         }
     }
 

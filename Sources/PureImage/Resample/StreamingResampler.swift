@@ -46,6 +46,10 @@ final class StreamingResampler {
     private let output: Output
     /// The format destination rows are written in.
     let layout: ResampledLayout
+    /// For an opaque source: RGB8 rows to `layout` (see `init`).
+    private let expand: PixelConverter?
+    /// Values the ring keeps per pixel: 3 for an opaque source (until blank rows arrive), else 4.
+    private(set) var valuesPerPixel: Int
     /// Pixels in `layout`, `destinationWidth × 4` bytes per row: the whole destination, or one
     /// band of it (`Output.bands`) whose first row is `bandFirstRow`.
     private(set) var destination: [UInt8]
@@ -64,7 +68,7 @@ final class StreamingResampler {
     /// is reserved in `budget` before it is allocated.
     init(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int,
          sourceExtent: (width: Double, height: Double)? = nil, budget: MemoryBudget = MemoryBudget(limits: .default),
-         layout: ResampledLayout = .rgbaPremultiplied, output: Output = .whole) throws(DecodeError) {
+         layout: ResampledLayout = .rgbaPremultiplied, opaque: Bool = false, output: Output = .whole) throws(DecodeError) {
         guard sourceWidth > 0, sourceHeight > 0, destinationWidth > 0, destinationHeight > 0 else {
             throw DecodeError(.limitExceeded, format: nil, offset: nil,
                               LimitReason.tooManyPixels(width: destinationWidth, height: destinationHeight, limit: budget.limits.maxPixels))
@@ -93,6 +97,7 @@ final class StreamingResampler {
             SizeMath.product(destinationWidth, strideX + 2, 8), SizeMath.product(destinationHeight, strideY + 2, 4),
             SizeMath.product(ringRows, destinationWidth, 16), SizeMath.product(destinationWidth, 16 + 32), SizeMath.product(strideY + 2, 20),
             SizeMath.product(boxedWidth, 4 + 16), SizeMath.product(destinationWidth, rowsPerBand, 4),
+            SizeMath.product(ringRows, 4), SizeMath.product(destinationWidth, 3),
         ]
         let total = parts.reduce(Optional(0)) { sum, part in
             guard let sum, let part else { return nil }
@@ -109,8 +114,13 @@ final class StreamingResampler {
         horizontalIsIdentity = boxX == 1 && destinationWidth == sourceWidth
             && (0..<destinationWidth).allSatisfy { horizontal.starts[$0] == $0 && horizontal.counts[$0] == 1 && horizontal.weights[$0 * horizontal.stride] == 1 << 14 }
         verticalStride = vertical.stride
+        // An opaque source keeps three values a pixel (its alpha sums are 255 · 2^28 exactly,
+        // so every pixel's alpha is 255 and no colour is clamped by it), and its rows are
+        // expanded from RGB8 to the layout with alpha 255 (or skip) by a conversion kernel.
+        expand = opaque ? try? PixelConverter(from: .rgb8, significantBits: 8, to: layout.format, pixels: destinationWidth) : nil
+        valuesPerPixel = expand != nil ? 3 : 4
         buffers = ResampleBuffers(horizontal: horizontal, vertical: vertical, ringRows: ringRows,
-                                  destinationWidth: destinationWidth, boxedWidth: boxedWidth)
+                                  destinationWidth: destinationWidth, boxedWidth: boxedWidth, opaque: expand != nil)
         destination = [UInt8](repeating: 0, count: destinationWidth * rowsPerBand * 4)
     }
 
@@ -160,7 +170,8 @@ final class StreamingResampler {
             }
             if boxY == 1 {
                 // Straight into the ring's next row (what `writeRingRow` would copy there).
-                ResampleKernels.horizontalRow(row, b, intoRingRow: nextRingRow % ringRows, destinationWidth: destinationWidth)
+                ResampleKernels.horizontalRow(row, b, intoRingRow: nextRingRow % ringRows, channels: valuesPerPixel,
+                                              destinationWidth: destinationWidth)
                 nextRingRow += 1
                 emitReadyRows()
             } else {
@@ -191,6 +202,11 @@ final class StreamingResampler {
     /// however many rows are missing.
     func consumeBlankRows(_ count: Int) {
         var remaining = min(count, sourceHeight - nextSourceRow)
+        if remaining > 0 && valuesPerPixel == 3 {
+            // Transparent rows in an opaque ring: it takes alpha back (255 in every row so far).
+            ResampleKernels.expandOpaqueRing(buffers, ringRows: ringRows, pixels: destinationWidth)
+            valuesPerPixel = 4
+        }
         while remaining > 0 {
             // With a vertical box, whole groups of blank rows add nothing to its sum.
             let take = boxY > 1 ? min(remaining, boxY - boxCount) : 1
@@ -227,7 +243,8 @@ final class StreamingResampler {
     /// destination row it completes.
     private func writeRingRow(blank: Bool) {
         ResampleKernels.splitIntoRing(blank ? nil : UnsafeBufferPointer(buffers.filtered), high: buffers.ringHigh, low: buffers.ringLow,
-                                      row: nextRingRow % ringRows, width: destinationWidth * 4)
+                                      row: nextRingRow % ringRows, length: buffers.ringRowLength, pixels: destinationWidth,
+                                      channels: valuesPerPixel)
         nextRingRow += 1
         emitReadyRows()
     }
@@ -243,10 +260,10 @@ final class StreamingResampler {
             // newer than start + count − 1 has been written over them.
             destination.withUnsafeMutableBufferPointer { out in
                 // Row r − bandFirstRow of `destination` (a whole image, or the current band).
-                let rowValues = destinationWidth * 4
+                let rowBytes = destinationWidth * 4
                 ResampleKernels.verticalRow(b, firstRingRow: start, taps: count, ringRows: ringRows, weightsAt: r * verticalStride,
-                                            rowValues: rowValues, layout: layout,
-                                            into: UnsafeMutableBufferPointer(rebasing: out[(r - bandFirstRow) * rowValues ..< (r - bandFirstRow + 1) * rowValues]))
+                                            destinationWidth: destinationWidth, channels: valuesPerPixel, layout: layout, expand: expand,
+                                            into: UnsafeMutableBufferPointer(rebasing: out[(r - bandFirstRow) * rowBytes ..< (r - bandFirstRow + 1) * rowBytes]))
             }
             nextDestinationRow += 1
             if nextDestinationRow - bandFirstRow == rowsPerBand || nextDestinationRow == destinationHeight { deliverBand() }

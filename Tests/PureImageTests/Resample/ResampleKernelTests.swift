@@ -85,6 +85,39 @@ import Testing
         }
     }
 
+    /// An opaque source through the three-value ring (alpha left out, rows expanded to the
+    /// layout at the end) gives the bytes of the four-value ring, in every layout — over
+    /// widths whose rows end in every possible remainder of values, through the box stages, and
+    /// cut short (the missing rows transparent).
+    @Test(arguments: [ResampledLayout.rgbaPremultiplied, .bgraPremultiplied, .bgrx, .rgbaStraight])
+    func opaqueRingEqualsTheFourValueRing(layout: ResampledLayout) throws {
+        // Plus reductions beyond the box threshold: a horizontal box, an identity horizontal
+        // pass into a vertical box, and both.
+        let geometries = Self.geometries + (1...8).map { (sourceWidth: 53 + $0 * 7, sourceHeight: 40, width: 9 + $0, height: 13) }
+            + [(sourceWidth: 700, sourceHeight: 40, width: 20, height: 13), (40, 700, 40, 20), (600, 600, 17, 19)]
+        for (index, g) in geometries.enumerated() {
+            var image = Self.hostileImage(width: g.sourceWidth, height: g.sourceHeight, seed: UInt32(index + 200))
+            // Opaque: alpha 255 everywhere (colours are then any value, premultiplied or not).
+            for i in stride(from: 3, to: image.bytes.count, by: 4) { image.bytes[i] = 255 }
+            // Whole, and cut short (the rest blank, transparent: the ring takes alpha back).
+            for delivered in [g.sourceHeight, g.sourceHeight * 2 / 3, 1] {
+                func resampled(opaque: Bool) throws -> Bitmap {
+                    let resampler = try StreamingResampler(sourceWidth: g.sourceWidth, sourceHeight: g.sourceHeight,
+                                                           destinationWidth: g.width, destinationHeight: g.height, layout: layout, opaque: opaque)
+                    #expect(resampler.valuesPerPixel == (opaque ? 3 : 4))
+                    image.bytes.withUnsafeBufferPointer { resampler.consume(rows: $0, count: delivered) }
+                    resampler.consumeBlankRows(g.sourceHeight)
+                    #expect(resampler.valuesPerPixel == (opaque && delivered == g.sourceHeight ? 3 : 4))
+                    return resampler.takeBitmap()
+                }
+                let four = try resampled(opaque: false), three = try resampled(opaque: true)
+                #expect(three.bytes.count == four.bytes.count)
+                let differing = zip(three.bytes, four.bytes).filter { $0 != $1 }.count
+                #expect(differing == 0, "\(g), \(delivered) rows delivered")
+            }
+        }
+    }
+
     /// What the 16-bit lanes rely on: every weight fits 16 bits, and one pixel's weights add up
     /// in absolute value to at most 1.6 × 2^14 (so |Σ w·p| < 2^23, and the vertical sums of
     /// 12-bit parts stay below 2^31) — over a sweep of sizes, with and without a fractional
@@ -115,7 +148,8 @@ import Testing
     /// The vertical kernel — 16-bit pair products of the split values, rounded in 32 bits —
     /// equals the 64-bit definition `clamp((Σ w · (high · 2^12 + low) + 2^27) >> 28)` on random
     /// taps, weights and values, including sums that land exactly on a rounding boundary.
-    /// Three pixels: the two-pixel vector loop and the one-pixel tail.
+    /// Three pixels: the two-pixel vector loop and the one-pixel tail; as bytes, a block of
+    /// eight and a tail of one to four values.
     @Test func verticalKernelEqualsTheDefinition() {
         var state: UInt64 = 99
         func next(_ range: ClosedRange<Int>) -> Int {
@@ -134,20 +168,25 @@ import Testing
             }
             let soloWeights = trial % 4 == 0 ? [Int32(1 << 14)] + Array(repeating: 0, count: taps - 1) : weights
             let pairCount = (taps + 1) / 2
+            // Every value rounded and clamped (the `.bytes` target), then as pixels with colours
+            // at most alpha (the `.pixels` target).
+            let levels: [Int64] = (0..<width).map { i in
+                var sum: Int64 = 0
+                for k in 0..<taps {
+                    let value = Int64(high[k][i]) * 4096 + Int64(trial % 4 == 0 && k == 0 ? 0 : low[k][i])
+                    sum += Int64(soloWeights[k]) * value
+                }
+                return min(255, max(0, (sum + (1 << 27)) >> 28))
+            }
             var expected = [UInt8](repeating: 0, count: width)
             for pixel in 0 ..< width / 4 {
-                var channels = [Int64](repeating: 0, count: 4)
-                for c in 0..<4 {
-                    var sum: Int64 = 0
-                    for k in 0..<taps {
-                        let value = Int64(high[k][pixel * 4 + c]) * 4096 + Int64(trial % 4 == 0 && k == 0 ? 0 : low[k][pixel * 4 + c])
-                        sum += Int64(soloWeights[k]) * value
-                    }
-                    channels[c] = min(255, max(0, (sum + (1 << 27)) >> 28))
-                }
-                for c in 0..<3 { expected[pixel * 4 + c] = UInt8(min(channels[3], channels[c])) }
-                expected[pixel * 4 + 3] = UInt8(channels[3])
+                for c in 0..<3 { expected[pixel * 4 + c] = UInt8(min(levels[pixel * 4 + 3], levels[pixel * 4 + c])) }
+                expected[pixel * 4 + 3] = UInt8(levels[pixel * 4 + 3])
             }
+            // As bytes: the first `byteCount` values (8 + a tail of 1 to 4).
+            let byteCount = 9 + trial % 4
+            let expectedBytes = levels[0 ..< byteCount].map { UInt8($0) }
+            var bytes = [UInt8](repeating: 0, count: byteCount)
             let lows = trial % 4 == 0 ? [[Int16](repeating: 0, count: width)] + low.dropFirst() : low
             var result = [UInt8](repeating: 0, count: width)
             let highRows = high.map { row in UnsafeMutablePointer<Int16>.allocate(capacity: width).initialized(from: row) }
@@ -161,13 +200,17 @@ import Testing
                 lowPointers.withUnsafeBufferPointer { l in
                     pairs.withUnsafeBufferPointer { w in
                         result.withUnsafeMutableBufferPointer { out in
-                            ResampleKernels.vertical(high: h, low: l, weightPairs: w, width: width, layout: .rgbaPremultiplied, into: out.baseAddress!)
+                            ResampleKernels.vertical(high: h, low: l, weightPairs: w, width: width, into: .pixels(.rgbaPremultiplied, out.baseAddress!))
+                        }
+                        bytes.withUnsafeMutableBufferPointer { out in
+                            ResampleKernels.vertical(high: h, low: l, weightPairs: w, width: byteCount, into: .bytes(out.baseAddress!))
                         }
                     }
                 }
             }
             #expect(result == expected, "trial \(trial)")
-            if result != expected { break }
+            #expect(bytes == expectedBytes, "trial \(trial)")
+            if result != expected || bytes != expectedBytes { break }
         }
     }
 }
