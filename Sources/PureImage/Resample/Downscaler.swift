@@ -8,7 +8,8 @@
 ///   non-interlaced images; Adam7 keeps its stored samples (the state the format needs) until
 ///   pass 7, then streams them.
 /// - JPEG: decoded at the largest DCT-domain reduction (1/2, 1/4, 1/8) that keeps the
-///   intermediate at least as large as the destination, its output rows streamed from the
+///   intermediate at least `dctIntermediateFactor` (4) times the destination on both axes,
+///   as premultiplied RGBA8 rows the renderer writes itself, streamed from the
 ///   renderer (`JPEGDecoder.rowSink`): single-scan files hold one MCU row of coefficients and a
 ///   few of samples; progressive files keep their coefficient store (the state the format needs).
 /// - TIFF: one band at a time — a strip, or a row of tiles, across every plane
