@@ -134,8 +134,9 @@ enum ResampleKernels {
 
     /// The horizontal pass of one source row (premultiplied RGBA8, `boxedWidth` pixels at most)
     /// with the resampler's tables: into ring row `ringRow`, split, or into `filtered` when
-    /// `ringRow` is nil. Bounds: `ringRow < ringRows` (the ring holds `ringRows × destinationWidth
-    /// × 4` values per plane); the tables and buffers are `buffers`' (see `ResampleBuffers`).
+    /// `ringRow` is nil; `channels` values a pixel (3: an opaque ring). Bounds: `ringRow <
+    /// ringRows` (each plane holds `ringRows × ringRowLength` values; checked); the tables and
+    /// buffers are `buffers`' (see `ResampleBuffers`).
     static func horizontalRow(_ row: UnsafeBufferPointer<UInt8>, _ buffers: ResampleBuffers, intoRingRow ringRow: Int? = nil,
                               channels: Int = 4, destinationWidth: Int) {
         let b = buffers
