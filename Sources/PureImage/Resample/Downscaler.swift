@@ -103,7 +103,7 @@ public enum Downscaler {
         let budget = decoder.budget
         // One conversion to premultiplied RGBA8 per stream, chosen for the first band's format,
         // and one slice of converted rows, reused for every band.
-        var conversion: (source: PixelFormat, converter: PixelConverter)?
+        var converter: PixelConverter?
         var slice = [UInt8]()
         decoder.rowSink = { band in
             guard failure == nil else { return }
@@ -112,8 +112,9 @@ public enum Downscaler {
                     // Opaque: every pixel's alpha is 255 (a JPEG; rows with no alpha component and
                     // no palette, whose conversion writes alpha 255): the resampler then filters
                     // three values a pixel instead of four.
-                    var opaque = format == .jpeg
-                    if case .indexed = band.format.colorModel {} else if !band.format.alphaInfo.containsAlpha { opaque = true }
+                    var indexed = false
+                    if case .indexed = band.format.colorModel { indexed = true }
+                    let opaque = format == .jpeg || !indexed && !band.format.alphaInfo.containsAlpha
                     resampler = try StreamingResampler(sourceWidth: geometry.sourceWidth, sourceHeight: geometry.sourceHeight,
                                                        destinationWidth: geometry.width, destinationHeight: geometry.height,
                                                        sourceExtent: geometry.extent, budget: budget, layout: layout,
@@ -143,15 +144,15 @@ public enum Downscaler {
                     }
                     return
                 }
-                if conversion?.source != band.format {
+                if converter?.source != band.format {
                     do {
-                        conversion = (band.format, try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent,
-                                                                      to: .rgba8Premultiplied, pixels: geometry.sourceWidth * geometry.sourceHeight))
+                        converter = try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent,
+                                                       to: .rgba8Premultiplied, pixels: geometry.sourceWidth * geometry.sourceHeight)
                     } catch {
                         throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion("\(error)"))
                     }
                 }
-                guard let converter = conversion?.converter else { return }
+                guard let converter else { return }
                 if slice.count < sliceRows * rowBytes { slice = [UInt8](repeating: 0, count: sliceRows * rowBytes) }
                 let sourceRowBytes = band.bytesPerRow, width = band.width
                 var top = 0
