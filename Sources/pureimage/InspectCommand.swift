@@ -6,10 +6,13 @@ enum InspectCommand {
     static let help = """
     usage: pureimage inspect FILE
 
-    Lists the container structure of FILE with byte offsets: PNG chunks with CRC status and
-    decoded fields, JPEG markers and segment fields, GIF blocks, TIFF IFD entries, WebP RIFF
-    chunks (VP8X flags, VP8/VP8L headers, ALPH, ANIM, ANMF frames and their chunks). The first
-    line names the format from its signature.
+    Lists the structure of FILE with byte offsets, as the decoder reads it: PNG chunks with CRC
+    status and decoded fields, JPEG markers, segment fields and entropy-coded segments, GIF
+    blocks, TIFF IFD entries and pages, WebP RIFF chunks (VP8X flags, VP8/VP8L headers, ALPH,
+    ANIM, ANMF frames and their chunks), each problem the decoder stepped over ("warning") where
+    it met it, and how the decode ended ("error", "truncated", "trailing" bytes not read, "end").
+    The first line names the format from its signature. The file is decoded whole, every frame,
+    with the default limits.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {

@@ -54,6 +54,10 @@ protocol FormatDecoder: AnyObject {
     /// full-size frame where its format allows (each decoder says what it still holds). A file
     /// that ends early delivers the rows it has; the decode then reports the truncation.
     var rowSink: RowSink? { get set }
+
+    /// Inspection (`Inspector.inspect`): set before the first `advance`, it receives every
+    /// structure the decoder reads, as it reads it (`StructureLog`).
+    var structureLog: StructureLog? { get set }
 }
 
 /// A band of finished rows, full width, in the decoder's native format.

@@ -27,24 +27,20 @@ public struct InspectionEntry: Sendable, CustomStringConvertible {
     }
 }
 
-/// Walks a file's container structure for `pureimage inspect`.
+/// `pureimage inspect`: the structure of a file as its decoder reads it. The decoder runs on
+/// the whole file with a `StructureLog` attached and records each chunk, marker, block or IFD
+/// entry when it reads it, each recovered problem where it met it, and the error or truncation
+/// it stopped at — so what `inspect` shows is what a decode reads, not a second walk that
+/// could disagree with it.
 public enum Inspector {
-    /// The structure of `bytes`: a first line naming the format from its signature, then the
-    /// format's own entries (for formats whose walker exists).
-    public static func inspect(_ bytes: [UInt8]) -> [InspectionEntry] {
+    /// The structure of `bytes`: a first line naming the format from its signature, then what
+    /// the format's decoder read, decoding with `limits`.
+    public static func inspect(_ bytes: [UInt8], limits: DecodeLimits = .default) -> [InspectionEntry] {
         var entries: [InspectionEntry] = []
         switch FormatSniffer.sniff(bytes) {
         case .format(let format):
             entries.append(InspectionEntry(offset: 0, name: "signature", detail: "\(format.rawValue) (\(bytes.count) bytes)"))
-            switch format {
-            case .png: entries += PNGInspector.walk(bytes)
-            case .gif: entries += GIFInspector.walk(bytes)
-            case .jpeg: entries += JPEGInspector.walk(bytes)
-            case .tiff: entries += TIFFInspector.walk(bytes)
-            case .webp: entries += WebPInspector.walk(bytes)
-            case .heic, .heif:
-                entries.append(InspectionEntry(offset: 0, name: "note", detail: "\(format.rawValue) is recognised, not supported"))
-            }
+            entries += decoderWalk(bytes, format: format, limits: limits)
         case .nearMiss(let format):
             entries.append(InspectionEntry(offset: 0, name: "signature", detail: "damaged \(format.rawValue) signature: \(bytes.prefix(8).map { hex2($0) }.joined(separator: " "))"))
         case .needMoreBytes:
@@ -53,5 +49,57 @@ public enum Inspector {
             entries.append(InspectionEntry(offset: 0, name: "signature", detail: "unknown: \(bytes.prefix(8).map { hex2($0) }.joined(separator: " "))"))
         }
         return entries
+    }
+
+    /// How many canvas pixels an inspection draws, over all frames (64 M: 0.3 s of composition).
+    static let drawnPixelBudget = 1 << 26
+
+    /// Decodes every frame of `bytes` with a log attached; the log, then how the decode ended.
+    static func decoderWalk(_ bytes: [UInt8], format: ImageFormat, limits: DecodeLimits) -> [InspectionEntry] {
+        var options = DecodeOptions()
+        options.limits = limits
+        let decoder: any FormatDecoder
+        do throws(DecodeError) {
+            decoder = try DecodeSession.makeDecoder(for: format, options: options)
+        } catch {
+            return [InspectionEntry(offset: 0, name: "note", detail: "\(format.rawValue) is recognised, not supported")]
+        }
+        let log = StructureLog()
+        decoder.structureLog = log
+        let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+        do throws(DecodeError) {
+            try session.pump()
+        } catch {
+            log.record(error.offset ?? log.entries.last?.offset ?? 0, "error", error.description)
+            return log.entries
+        }
+        // Frames are asked for as a caller would: formats that decode a frame when it is
+        // drawn (GIF's LZW data, animation frames) report its problems here. Drawing stops after
+        // `drawnPixelBudget` canvas pixels, so a long animation costs bounded time.
+        let canvas = max(1, (decoder.properties?.width ?? 1) * (decoder.properties?.height ?? 1))
+        let available = decoder.availableFrameCount
+        let drawable = min(available, max(1, drawnPixelBudget / canvas))
+        for index in 0 ..< drawable {
+            do throws(DecodeError) {
+                _ = try decoder.frame(at: index)
+            } catch {
+                log.record(error.offset ?? bytes.count, "error", "frame \(index): \(error)")
+            }
+        }
+        if drawable < available {
+            log.record(bytes.count, "note", "frames \(drawable)–\(available - 1) not drawn (inspection draws \(drawnPixelBudget >> 20) M canvas pixels at most): problems found only when drawing them are not listed")
+        }
+        if let truncation = decoder.truncation {
+            log.record(truncation.offset ?? bytes.count, "truncated", truncation.description)
+        }
+        // A TIFF is read through offsets, not in order: bytes it did not reach are not "after" it.
+        let end = session.input.readIndex
+        if format != .tiff && end < bytes.count {
+            log.record(end, "trailing", "\(bytes.count - end) bytes after the image's end, not read")
+        }
+        let frames = decoder.completedFrameCount
+        log.record(bytes.count, "end", "\(frames) frame\(frames == 1 ? "" : "s") decoded"
+                   + (decoder.availableFrameCount > frames ? ", one partial" : ""))
+        return log.entries
     }
 }

@@ -32,6 +32,7 @@ extension GIFDecoder {
 
     func warn(at offset: Int?, _ message: String) {
         warnings.append(DecodeWarning(offset: offset, message))
+        structureLog?.warning(offset, message)
     }
 
     /// The bytes of a reader made by `InputBuffer.consume` after `demand` said `.ready`.

@@ -52,6 +52,10 @@ final class GIFDecoder: FormatDecoder {
     var controlSeen = false
     var pendingControl: GIFGraphicControl?
     var applicationIsLooping = false
+    /// The data sub-blocks of the frame being read (`pureimage inspect`).
+    var imageSubBlocks = 0
+    /// The extension being read: its sub-blocks (the first few kept) for `pureimage inspect`.
+    var inspectedSubBlocks = GIFInspector.SubBlocks()
     var commentBytes: [UInt8] = []
     var metadataBytes = 0
     var sawTransparency = false
@@ -211,6 +215,8 @@ final class GIFDecoder: FormatDecoder {
     /// Memory: the frame's indices (one byte per pixel, decoded whole — interlaced rows arrive
     /// out of order) plus one band. Set before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
+    /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
+    var structureLog: StructureLog?
 
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
         let progress = try runStateMachine(&input)
@@ -255,6 +261,8 @@ final class GIFDecoder: FormatDecoder {
                     do { parsed = try GIFLogicalScreen(parsing: bytes(input.consume(GIFLogicalScreen.byteCount))) } catch {
                         throw DecodeError(.malformed, format: .gif, offset: 0, error)
                     }
+                    structureLog?.record(0, "Header", "version \(parsed.version)")
+                    structureLog?.record(6, "Logical Screen Descriptor", GIFInspector.describe(parsed))
                     try acceptScreen(parsed)
                     state = parsed.globalTableEntries.map { .globalColorTable(entries: $0) } ?? .blockStart
                 }
@@ -264,6 +272,7 @@ final class GIFDecoder: FormatDecoder {
                 case .needMoreInput: return .needMoreInput
                 case .truncated: return try endOfInput(&input, inside: "the global colour table")
                 case .ready:
+                    structureLog?.record(input.readIndex, "Global Color Table", "\(entries) entries, \(entries * 3) bytes")
                     let table = GIFColorTable(rgb: Array(bytes(input.consume(entries * 3))))
                     globalTable = table
                     if let palette = table.palette { properties?.colorModel = .indexed(palette) }
@@ -286,6 +295,8 @@ final class GIFDecoder: FormatDecoder {
                     case .ready:
                         let label = input.bytes[offset + 1]
                         input.readIndex += 2
+                        structureLog?.record(offset, GIFExtensionLabel.name(label))
+                        inspectedSubBlocks = GIFInspector.SubBlocks()
                         applicationIsLooping = false
                         commentBytes.removeAll()
                         state = .extensionData(label: label, offset: offset, subBlock: 0)
@@ -297,12 +308,14 @@ final class GIFDecoder: FormatDecoder {
                     case .ready:
                         input.readIndex += 1
                         let descriptor = GIFImageDescriptor(parsing: bytes(input.consume(GIFImageDescriptor.byteCount)), separatorOffset: offset)
+                        structureLog?.record(offset, "Image Descriptor", "frame \(frames.count): " + GIFInspector.describe(descriptor, screen: screen))
                         try checkFrame(descriptor)
                         state = descriptor.localTableEntries != nil ? .localColorTable(descriptor) : .minimumCodeSize(descriptor, nil)
                     }
                 case 0x3B:
                     // §27 Trailer. Bytes after it are ignored (giflib and browsers stop reading).
                     input.readIndex += 1
+                    structureLog?.record(offset, "Trailer")
                     if frames.isEmpty {
                         // Browsers (and the pygif suite's expectations) show a GIF without images
                         // as its canvas, transparent: one empty frame. A canvas of no pixels
@@ -332,7 +345,9 @@ final class GIFDecoder: FormatDecoder {
                 }
                 input.readIndex += 1
                 let block = bytes(input.consume(size))
+                if structureLog != nil { inspectedSubBlocks.note(block) }
                 if size == 0 {
+                    structureLog?.amend(offset, GIFInspector.describeExtension(label, inspectedSubBlocks))
                     finishExtension(label, offset: offset)
                     state = .blockStart
                 } else {
@@ -348,6 +363,7 @@ final class GIFDecoder: FormatDecoder {
                     if descriptor.isEmpty { addEmptyFrame(descriptor, table: nil, at: input.readIndex) }
                     return try endOfInput(&input, inside: "a local colour table")
                 case .ready:
+                    structureLog?.record(input.readIndex, "Local Color Table", "\(entries) entries, \(entries * 3) bytes", level: 1)
                     let table = GIFColorTable(rgb: Array(bytes(input.consume(entries * 3))))
                     state = .minimumCodeSize(descriptor, table)
                 }
@@ -362,6 +378,7 @@ final class GIFDecoder: FormatDecoder {
                 }
                 let offset = input.readIndex
                 let size = Int(input.bytes[offset])
+                structureLog?.record(offset, "Image Data", "minimumCodeSize=\(size)\(size > 8 ? " (above 8: accepted up to 11, as browsers do)" : "")", level: 1)
                 // §22 "LZW Minimum Code Size": the spec allows 2…8. Like Chromium and Firefox we
                 // accept 0…11 (giflib refuses above 8); 12 would start codes at 13 bits.
                 guard size <= 11 else {
@@ -384,6 +401,7 @@ final class GIFDecoder: FormatDecoder {
                     let size = Int(all[position])
                     if size == 0 { position += 1; finished = true; break }
                     guard position + 1 + size <= end else { break }
+                    imageSubBlocks += 1
                     // Properties only: the codes are passed over, never stored or decoded.
                     if !options.propertiesOnly { codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size]) }
                     position += 1 + size
@@ -391,6 +409,10 @@ final class GIFDecoder: FormatDecoder {
                 input.readIndex = position
                 if let last = frames.indices.last { frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count }
                 if finished {
+                    if let last = frames.last {
+                        structureLog?.amend(last.dataOffset, "\(imageSubBlocks) sub-blocks, \(last.codes.count) bytes")
+                    }
+                    imageSubBlocks = 0
                     finishFrame()
                     continue
                 }

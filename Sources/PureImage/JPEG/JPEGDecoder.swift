@@ -47,6 +47,8 @@ final class JPEGDecoder: FormatDecoder {
     /// bitmap; the full-size output is never allocated (`frame(at:)` is then unavailable). Set
     /// before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
+    /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
+    var structureLog: StructureLog?
     /// Raw mode for TIFF's old-style JPEG: each component's sample rows before upsampling
     /// (`JPEGRenderer.rawRowSink`). Set before the first `advance`.
     var rawRowSink: ((Int, Int, UnsafeRawBufferPointer) -> Void)?
@@ -172,6 +174,7 @@ final class JPEGDecoder: FormatDecoder {
                         throw DecodeError(.malformed, format: .jpeg, offset: 0, JPEGError.missingSOI(found: [first, second]))
                     }
                     input.readIndex += 2
+                    structureLog?.record(0, "SOI")
                     state = .findMarker
                 }
 
@@ -195,6 +198,7 @@ final class JPEGDecoder: FormatDecoder {
 
             case .marker(let code, let offset, let synthetic):
                 if JPEGMarker.isStandalone(code) {
+                    structureLog?.record(offset, JPEGMarker.name(code), synthetic ? "implied by the end of the input" : "")
                     try standalone(code, offset: offset, synthetic: synthetic)
                     continue
                 }
@@ -239,7 +243,10 @@ final class JPEGDecoder: FormatDecoder {
                     let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length,
                                               body: input.bytes[bodyStart ..< bodyStart + bodyCount])
                     input.readIndex = bodyStart + bodyCount
+                    structureLog?.record(offset, JPEGMarker.name(code), "length \(length)" + JPEGInspector.describe(segment, frame: frame))
+                    scanDataStart = input.readIndex
                     try process(segment, input: input)
+                    if case .scan = state { structureLog?.record(scanDataStart, "entropy data", level: 1) }
                     continue
                 }
                 guard input.isClosed else { return .needMoreInput }
@@ -257,6 +264,9 @@ final class JPEGDecoder: FormatDecoder {
                 }
                 let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length, body: padded[2 ..< 2 + bodyCount])
                 input.readIndex = input.writeIndex
+                structureLog?.record(offset, JPEGMarker.name(code), "length \(length), \(available) bytes present: completed with FF D9 filler, as libjpeg does"
+                                     + JPEGInspector.describe(segment, frame: frame))
+                scanDataStart = input.readIndex
                 if renderer == nil && code != JPEGMarker.sos {
                     // Before any scan the stream cannot produce an image any more.
                     try process(segment, input: input)
@@ -265,6 +275,7 @@ final class JPEGDecoder: FormatDecoder {
                 if !(JPEGMarker.isAPP(code) || code == JPEGMarker.com) {
                     // (A cut-off APPn or COM is skipped: libjpeg skips them, and filler is no metadata.)
                     try process(segment, input: input)
+                    if case .scan = state { structureLog?.record(scanDataStart, "entropy data", level: 1) }
                 }
                 if case .scan = state {
                     // The scan data continues in the filler: after an odd number of filler
@@ -310,6 +321,8 @@ final class JPEGDecoder: FormatDecoder {
                     }
                     let marker = current.endMarker
                     input.readIndex = min(current.position, input.writeIndex)
+                    structureLog?.amend(scanDataStart, name: "entropy data",
+                                        JPEGInspector.entropySummary(input.bytes, from: scanDataStart, to: marker.code >= 0 ? marker.offset : input.writeIndex))
                     if marker.code >= 0 {
                         if marker.endOfInput { warn(at: input.writeIndex, "Premature end of JPEG file") }
                         state = .marker(UInt8(marker.code), offset: marker.offset, synthetic: marker.endOfInput)
@@ -321,6 +334,9 @@ final class JPEGDecoder: FormatDecoder {
         }
     }
 
+
+    /// The first byte of the latest scan's entropy-coded data (`pureimage inspect`).
+    var scanDataStart = 0
 
     /// The scans of a progressive file as they were started: components (frame indices), Ss,
     /// Se, Ah, Al. For `pureimage inspect` and tests.
@@ -376,8 +392,10 @@ final class JPEGDecoder: FormatDecoder {
     func warn(at offset: Int?, _ message: String) {
         if warnings.count < Self.warningLimit {
             warnings.append(DecodeWarning(offset: offset, message))
+            structureLog?.warning(offset, message)
         } else if warnings.count == Self.warningLimit {
             warnings.append(DecodeWarning(offset: offset, "further warnings not recorded (more than \(Self.warningLimit))"))
+            structureLog?.warning(offset, "further warnings not recorded (more than \(Self.warningLimit))")
         }
     }
 }

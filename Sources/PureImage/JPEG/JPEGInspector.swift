@@ -1,80 +1,30 @@
-/// `pureimage inspect` for JPEG: every marker with its offset and length (T.81 Annex B), the
-/// fields of SOF, DHT, DQT, SOS, DRI and the recognised APPn segments, and a one-line summary of
-/// each entropy-coded segment (bytes, restart markers). Reads structure only, never pixels;
-/// stops with a note at the first thing it cannot follow.
+/// What the JPEG decoder records for `pureimage inspect` (`StructureLog`): every marker with
+/// its offset and length (T.81 Annex B), the fields of SOF, DHT, DQT, SOS, DRI, DAC, DNL and
+/// the recognised APPn segments, and a one-line summary of each entropy-coded segment as the
+/// scan that read it ended (bytes, restart markers).
 enum JPEGInspector {
-    static func walk(_ bytes: [UInt8]) -> [InspectionEntry] {
-        var entries: [InspectionEntry] = []
-        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == JPEGMarker.soi else {
-            return [InspectionEntry(offset: 0, name: "note", detail: "no SOI marker at the start")]
+    /// The entropy-coded data `from ..< to` (a scan's data, up to the marker that ended it):
+    /// its size and the restart markers in it.
+    static func entropySummary(_ bytes: [UInt8], from start: Int, to end: Int) -> String {
+        let end = min(end, bytes.count)   // MarkerScanner's bound
+        var restarts = 0
+        var cursor = max(0, start)
+        while cursor < end {
+            let found = bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: cursor, end: end) }
+            guard case .marker(let code, _, let after, _) = found else { break }
+            if JPEGMarker.isRST(code) { restarts += 1 }
+            cursor = after
         }
-        entries.append(InspectionEntry(offset: 0, name: "SOI", detail: ""))
-        var frame: FrameHeader?
-        var position = 2
-        while true {
-            let result = bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: position, end: $0.count) }
-            guard case .marker(let code, let offset, let next, let discarded) = result else {
-                entries.append(InspectionEntry(offset: bytes.count, name: "end", detail: "no EOI marker (input ends)"))
-                return entries
-            }
-            if discarded > 0 {
-                entries.append(InspectionEntry(offset: position, name: "extraneous", detail: "\(discarded) bytes before marker"))
-            }
-            let name = JPEGMarker.name(code)
-            if JPEGMarker.isStandalone(code) {
-                entries.append(InspectionEntry(offset: offset, name: name, detail: ""))
-                if code == JPEGMarker.eoi {
-                    if next < bytes.count {
-                        entries.append(InspectionEntry(offset: next, name: "trailing", detail: "\(bytes.count - next) bytes after EOI"))
-                    }
-                    return entries
-                }
-                position = next
-                continue
-            }
-            guard next + 2 <= bytes.count else {
-                entries.append(InspectionEntry(offset: offset, name: name, detail: "length field missing (truncated)"))
-                return entries
-            }
-            let length = Int(bytes[next]) << 8 | Int(bytes[next + 1])
-            let bodyCount = max(0, length - 2)
-            guard next + 2 + bodyCount <= bytes.count else {
-                entries.append(InspectionEntry(offset: offset, name: name, detail: "length \(length): runs past the end of the file (\(bytes.count) bytes)"))
-                return entries
-            }
-            let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length,
-                                      body: bytes[(next + 2) ..< (next + 2 + bodyCount)])
-            entries.append(InspectionEntry(offset: offset, name: name, detail: "length \(length)" + describe(segment, frame: &frame)))
-            position = next + 2 + bodyCount
-            if code == JPEGMarker.sos {
-                // The entropy-coded segment: up to the first marker other than RSTn.
-                var restarts = 0
-                var cursor = position
-                while true {
-                    let found = bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: cursor, end: $0.count) }
-                    guard case .marker(let code, let markerOffset, let after, _) = found else {
-                        entries.append(InspectionEntry(offset: position, name: "entropy data", detail: "\(bytes.count - position) bytes, \(restarts) restart markers, input ends", level: 1))
-                        return entries
-                    }
-                    if JPEGMarker.isRST(code) {
-                        restarts += 1
-                        cursor = after
-                        continue
-                    }
-                    entries.append(InspectionEntry(offset: position, name: "entropy data", detail: "\(markerOffset - position) bytes, \(restarts) restart markers", level: 1))
-                    position = markerOffset
-                    break
-                }
-            }
-        }
+        return "\(max(0, end - start)) bytes, \(restarts) restart markers"
     }
 
-    private static func describe(_ segment: JPEGSegment, frame: inout FrameHeader?) -> String {
+    /// The fields of `segment`, after its length; `frame` is the frame header read so far
+    /// (a scan header names its components through it).
+    static func describe(_ segment: JPEGSegment, frame: FrameHeader?) -> String {
         let code = segment.marker
         switch code {
         case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
             guard let header = try? FrameHeader(parsing: segment) else { return "  (invalid frame header)" }
-            frame = header
             let components = header.components.map { "id \($0.id) \($0.h)x\($0.v) q\($0.tq)" }.joined(separator: ", ")
             let height = header.height == 0 ? "0 (defined by DNL)" : String(header.height)
             return "  \(JPEGMarker.processName(code)); precision \(header.precision) width \(header.width) height \(height) "
@@ -94,7 +44,9 @@ enum JPEGInspector {
                 entries.append(index >= 16 ? "AC\(index - 16) Kx \(value)" : "DC\(index) L \(value & 15) U \(value >> 4)")
                 at += 2
             }
-            return "  arithmetic conditioning: " + entries.joined(separator: "; ")
+            // (A segment cut off by the end of the input is padded with up to 64 KB of filler.)
+            let shown = entries.prefix(16).joined(separator: "; ")
+            return "  arithmetic conditioning: " + shown + (entries.count > 16 ? "; … (\(entries.count) entries)" : "")
         case JPEGMarker.dnl:
             guard segment.body.count >= 2 else { return "  (invalid DNL)" }
             return "  number of lines \(segment.uint16(0))"

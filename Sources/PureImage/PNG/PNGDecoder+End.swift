@@ -91,6 +91,7 @@ extension PNGDecoder {
 
     func warn(at offset: Int?, _ message: String) {
         warnings.append(DecodeWarning(offset: offset, message))
+        structureLog?.warning(offset, message)
     }
 
     // MARK: - Small helpers

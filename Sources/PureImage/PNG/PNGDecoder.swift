@@ -96,6 +96,8 @@ final class PNGDecoder: FormatDecoder {
     /// one-row native bitmap, top to bottom, and no full-size bitmap is ever built. Set before
     /// the first `advance`; APNG animation chunks are then ignored (the default image streams).
     var rowSink: ((Bitmap) -> Void)?
+    /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
+    var structureLog: StructureLog?
 
     // MARK: - FormatDecoder
 
@@ -214,6 +216,7 @@ final class PNGDecoder: FormatDecoder {
                         throw DecodeError(.malformed, format: .png, offset: offset, PNGError.chunkTooLong(type: type.description, length: length))
                     }
                     let chunk = Chunk(type: type, length: Int(length), offset: offset)
+                    structureLog?.record(offset, type.description, "length \(length)")
                     state = try beginChunk(chunk)
                 }
 
@@ -226,6 +229,7 @@ final class PNGDecoder: FormatDecoder {
                     var crcReader = input.consume(4)
                     let stored = try read { () throws(ByteReaderError) in try crcReader.readUInt32(.bigEndian) }
                     let computed = CRC32.checksum(data, initial: CRC32.checksum(typeBytes(chunk.type)))
+                    structureLog?.amend(chunk.offset, PNGInspector.crcStatus(stored: stored, computed: computed))
                     if stored != computed {
                         let error = PNGError.crcMismatch(type: chunk.type.description, stored: stored, computed: computed)
                         if chunk.type.isCritical || !options.pngIgnoreAncillaryCRCErrors {
@@ -235,6 +239,7 @@ final class PNGDecoder: FormatDecoder {
                         state = .chunkHeader
                         continue
                     }
+                    structureLog?.amend(chunk.offset, PNGInspector.describe(chunk.type, Array(data), colorType: header?.colorType.rawValue))
                     state = try process(chunk, data: data)
                 }
 
@@ -245,6 +250,7 @@ final class PNGDecoder: FormatDecoder {
                 case .ready:
                     var reader = input.consume(4)
                     let sequence = try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) }
+                    structureLog?.amend(chunk.offset, "seq=\(sequence)")
                     let sequenceBytes: [UInt8] = [UInt8(sequence >> 24), UInt8((sequence >> 16) & 0xFF), UInt8((sequence >> 8) & 0xFF), UInt8(sequence & 0xFF)]
                     let crc = CRC32.checksum(sequenceBytes, initial: CRC32.checksum(typeBytes(chunk.type)))
                     if !animationInvalid && !checkSequence(sequence, at: chunk.dataOffset) { currentFrame = nil }
@@ -285,6 +291,7 @@ final class PNGDecoder: FormatDecoder {
                 let count = min(remaining, input.available)
                 input.readIndex += count
                 if count == remaining {
+                    structureLog?.amend(chunk.offset, "skipped (CRC not checked)")
                     state = .chunkHeader
                 } else if input.isClosed {
                     return try endOfInput(inside: "chunk \(chunk.type)", at: input.writeIndex)
@@ -300,6 +307,7 @@ final class PNGDecoder: FormatDecoder {
                 case .ready:
                     var reader = input.consume(4)
                     let stored = try read { () throws(ByteReaderError) in try reader.readUInt32(.bigEndian) }
+                    structureLog?.amend(chunk.offset, PNGInspector.crcStatus(stored: stored, computed: crc))
                     if stored != crc {
                         let error = PNGError.crcMismatch(type: chunk.type.description, stored: stored, computed: crc)
                         // fdAT is ancillary by its name, but its data is already in the frame: a

@@ -1,53 +1,17 @@
-/// Lists a PNG's chunks (PNG §5.3 layout: length, type, data, CRC) with offsets, CRC status and
-/// the decoded fields of the chunks that matter for decoding.
+/// What the PNG decoder records for `pureimage inspect` (`StructureLog`): each chunk (PNG §5.3
+/// layout: length, type, data, CRC) at its offset with its CRC status and the decoded fields
+/// of the chunks that matter for decoding.
 enum PNGInspector {
-    static func walk(_ bytes: [UInt8]) -> [InspectionEntry] {
-        var entries: [InspectionEntry] = []
-        let reader = ByteReader(bytes)
-        var offset = 8
-        var colorType: UInt8 = 0
-        while true {
-            guard let length = try? reader.getUInt32(at: offset, .bigEndian),
-                  let typeCode = try? reader.getUInt32(at: offset + 4, .bigEndian) else {
-                if offset < bytes.count {
-                    entries.append(InspectionEntry(offset: offset, name: "end", detail: "\(bytes.count - offset) bytes, too few for a chunk header (truncated)"))
-                }
-                return entries
-            }
-            let type = PNGChunkType(code: typeCode)
-            let name = type.isValid ? type.description : "(invalid type \(hex32(typeCode)))"
-            let dataOffset = offset + 8
-            guard length <= 0x7FFF_FFFF, let data = try? reader.getBytes(at: dataOffset, count: Int(length)) else {
-                entries.append(InspectionEntry(offset: offset, name: name, detail: "length \(length): runs past the end of the file (\(bytes.count) bytes)"))
-                return entries
-            }
-            var detail = "length \(length)"
-            if let stored = try? reader.getUInt32(at: dataOffset + Int(length), .bigEndian) {
-                let computed = CRC32.checksum(data, initial: CRC32.checksum([type.bytes.0, type.bytes.1, type.bytes.2, type.bytes.3]))
-                detail += stored == computed ? "  crc ok" : "  CRC BAD (stored \(hex32(stored)), computed \(hex32(computed)))"
-            } else {
-                detail += "  crc missing (truncated)"
-            }
-            let fields = describe(type, Array(data), colorType: &colorType)
-            if !fields.isEmpty { detail += "  " + fields }
-            entries.append(InspectionEntry(offset: offset, name: name, detail: detail))
-            if type == .IEND {
-                let end = dataOffset + Int(length) + 4
-                if end < bytes.count {
-                    entries.append(InspectionEntry(offset: end, name: "trailing", detail: "\(bytes.count - end) bytes after IEND (ignored)"))
-                }
-                return entries
-            }
-            offset = dataOffset + Int(length) + 4
-        }
+    static func crcStatus(stored: UInt32, computed: UInt32) -> String {
+        stored == computed ? "crc ok" : "CRC BAD (stored \(hex32(stored)), computed \(hex32(computed)))"
     }
 
-    private static func describe(_ type: PNGChunkType, _ d: [UInt8], colorType: inout UInt8) -> String {
+    /// The fields of a chunk's data `d`; `colorType` is the IHDR's (tRNS depends on it).
+    static func describe(_ type: PNGChunkType, _ d: [UInt8], colorType: UInt8?) -> String {
         func u32(_ at: Int) -> UInt32 { UInt32(d[at]) << 24 | UInt32(d[at + 1]) << 16 | UInt32(d[at + 2]) << 8 | UInt32(d[at + 3]) }
         func u16(_ at: Int) -> UInt16 { UInt16(d[at]) << 8 | UInt16(d[at + 1]) }
         switch type {
         case .IHDR where d.count == 13:
-            colorType = d[9]
             return "width=\(u32(0)) height=\(u32(4)) depth=\(d[8]) colour=\(d[9]) compression=\(d[10]) filter=\(d[11]) interlace=\(d[12])"
         case .PLTE:
             return "\(d.count / 3) entries" + (d.count % 3 == 0 ? "" : " (length not a multiple of 3)")

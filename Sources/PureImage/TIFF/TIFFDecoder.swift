@@ -34,6 +34,8 @@ final class TIFFDecoder: FormatDecoder {
     /// Streaming mode (the downscaler): the first page's rows go here as bands of native rows,
     /// and no page bitmap is kept. Set before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
+    /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
+    var structureLog: StructureLog?
 
     private(set) var properties: ImageProperties?
     /// Properties only: every page described from its own IFD (`ImageSource.properties(at:)`).
@@ -84,6 +86,7 @@ final class TIFFDecoder: FormatDecoder {
                     throw DecodeError(.truncated, format: .tiff, offset: input.writeIndex, TIFFError.truncated(inside: "the header"))
                 case .ready:
                     let header = try TIFFHeader(parsing: reader)
+                    structureLog?.record(0, "header", TIFFInspector.describe(header))
                     endianness = header.endianness
                     variant = header.variant
                     visited.insert(header.firstIFD)
@@ -103,6 +106,7 @@ final class TIFFDecoder: FormatDecoder {
                     continue
                 }
                 guard let directory = parsed else { return .needMoreInput }
+                structureLog.map { TIFFInspector.record(directory, index: directories.count, reader: reader, into: $0) }
                 directories.append(directory)
                 if directories.count == 1 { try describeFirstPage(directory, input: input) }
                 let next = directory.nextOffset
@@ -172,6 +176,10 @@ final class TIFFDecoder: FormatDecoder {
                     }
                     pageInProgress = nil
                     warnings += page.warnings
+                    if let structureLog {
+                        for warning in page.warnings { structureLog.warning(warning.offset, warning.message) }
+                        structureLog.record(directory.offset, "page \(index)", "decoded" + (page.truncatedAt.map { ", truncated at \($0)" } ?? ""))
+                    }
                     if let at = page.truncatedAt, truncation == nil {
                         truncation = DecodeError(.truncated, format: .tiff, offset: at, TIFFError.truncated(inside: "the image data of page \(index)"))
                     }
@@ -213,6 +221,7 @@ final class TIFFDecoder: FormatDecoder {
 
     private func warn(at offset: Int?, _ message: String) {
         warnings.append(DecodeWarning(offset: offset, message))
+        structureLog?.warning(offset, message)
     }
 
     /// Properties from the first IFD, as soon as it is parsed (and its values have arrived).

@@ -1,41 +1,20 @@
-/// `pureimage inspect` for TIFF: the header, then every IFD of the chain with each entry's
-/// tag name, type, count and value (inline) or value offset (§2 value-or-offset rule).
+/// What the TIFF decoder records for `pureimage inspect` (`StructureLog`): the header, then each
+/// IFD of the chain as the decoder parses it, with every entry's tag name, type, count and
+/// value (inline) or value offset (§2 value-or-offset rule), then each page as it is decoded.
 enum TIFFInspector {
-    static func walk(_ bytes: [UInt8]) -> [InspectionEntry] {
-        var entries: [InspectionEntry] = []
-        let reader = ByteReader(bytes)
-        let header: TIFFHeader
-        do throws(DecodeError) { header = try TIFFHeader(parsing: reader) } catch {
-            return [InspectionEntry(offset: 0, name: "error", detail: "\(error)")]
-        }
+    static func describe(_ header: TIFFHeader) -> String {
         let order = header.endianness == .littleEndian ? "II (little-endian)" : "MM (big-endian)"
         let magic = header.variant == .classic ? "42" : "43 (BigTIFF: 8-byte offsets and counts, 20-byte entries)"
-        entries.append(InspectionEntry(offset: 0, name: "header", detail: "\(order), \(magic), first IFD at \(header.firstIFD)"))
-        var offset = header.firstIFD
-        var visited: Set<Int> = []
-        var index = 0
-        while offset != 0 && index < 256 {
-            guard visited.insert(offset).inserted else {
-                entries.append(InspectionEntry(offset: offset, name: "error", detail: "IFD loop: \(offset) already shown"))
-                break
-            }
-            let directory: TIFFDirectory
-            do throws(DecodeError) {
-                guard let parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: header.endianness, variant: header.variant, isClosed: true) else { break }
-                directory = parsed
-            } catch {
-                entries.append(InspectionEntry(offset: offset, name: "error", detail: "\(error)"))
-                break
-            }
-            entries.append(InspectionEntry(offset: offset, name: "IFD \(index)", detail: "\(directory.entries.count) entries, next IFD at \(directory.nextOffset)"))
-            for entry in directory.entries.sorted(by: { $0.entryOffset < $1.entryOffset }) {
-                entries.append(InspectionEntry(offset: entry.entryOffset, name: "\(TIFFTag.name(entry.tag)) (\(entry.tag))",
-                                               detail: describe(entry, directory: directory, reader: reader), level: 1))
-            }
-            offset = directory.nextOffset
-            index += 1
+        return "\(order), \(magic), first IFD at \(header.firstIFD)"
+    }
+
+    /// IFD `index` and its entries, in the order they are stored.
+    static func record(_ directory: TIFFDirectory, index: Int, reader: ByteReader, into log: StructureLog) {
+        log.record(directory.offset, "IFD \(index)", "\(directory.entries.count) entries, next IFD at \(directory.nextOffset)")
+        for entry in directory.entries.sorted(by: { $0.entryOffset < $1.entryOffset }) {
+            log.record(entry.entryOffset, "\(TIFFTag.name(entry.tag)) (\(entry.tag))",
+                       describe(entry, directory: directory, reader: reader), level: 1)
         }
-        return entries
     }
 
     /// "SHORT ×3 @1234 = 8, 8, 8" or "LONG ×1 = 8"; unknown types show their number.

@@ -55,6 +55,8 @@ final class WebPDecoder: FormatDecoder {
     /// and no full-size image is kept (stills: as rows are decoded; animations: frame 0 composed
     /// once the input is read). Set before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
+    /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
+    var structureLog: StructureLog?
 
     /// What this decode holds at once, against `options.limits.maxMemoryBytes`.
     let budget: MemoryBudget
@@ -142,6 +144,7 @@ final class WebPDecoder: FormatDecoder {
                     throw DecodeError(.malformed, format: .webp, offset: at + 4, WebPError.chunkSizeTooLarge(fourCC: "RIFF", size: size))
                 }
                 riffEnd = at + 8 + size
+                structureLog?.record(at, "RIFF", WebPInspector.describeRIFF(size: size, fileSize: input.writeIndex))
                 input.readIndex = at + 12
                 state = .chunkHeader
 
@@ -156,6 +159,7 @@ final class WebPDecoder: FormatDecoder {
                 let chunk = WebPChunkHeader(offset: at, fourCC: WebPChunks.fourCC(input.bytes[at ..< at + 4]),
                                             size: WebPChunks.le32(input.bytes, at + 4))
                 input.readIndex += WebPChunks.headerSize
+                structureLog?.record(at, chunk.fourCC, WebPInspector.describeHeader(size: chunk.size, available: min(riffEnd, input.writeIndex) - chunk.payloadStart), level: 1)
                 try dispatch(chunk)
 
             case .wholeChunk(let chunk):
@@ -166,6 +170,7 @@ final class WebPDecoder: FormatDecoder {
                 }
                 let payload = Array(input.bytes[chunk.payloadStart ..< chunk.payloadEnd])
                 input.readIndex = min(chunk.paddedEnd, input.writeIndex, riffEnd)
+                structureLog?.amend(chunk.offset, WebPInspector.describe(chunk.fourCC, payload, size: chunk.size))
                 try readWholeChunk(chunk, payload: payload)
                 // On past the padding byte, which may not have arrived yet.
                 if case .wholeChunk = state { state = .skip(chunk) }
@@ -371,7 +376,7 @@ final class WebPDecoder: FormatDecoder {
         }
         let parsed: WebPFrame?
         do {
-            parsed = try WebPFrame.parse(header: header, payload: payload, payloadOffset: chunk.payloadStart, number: number)
+            parsed = try WebPFrame.parse(header: header, payload: payload, payloadOffset: chunk.payloadStart, number: number, log: structureLog)
         } catch {
             throw DecodeError(.malformed, format: .webp, offset: chunk.payloadStart + error.payloadOffset, error.reason)
         }
@@ -425,6 +430,7 @@ final class WebPDecoder: FormatDecoder {
         }
         if let size = codec.size, !imageSizeChecked {
             imageSizeChecked = true
+            structureLog?.amend(chunk.offset, WebPInspector.describe(chunk.fourCC, Array(imagePayload.prefix(64)), size: chunk.size))
             let alpha = (codec as? WebPLosslessCodec)?.header?.alphaIsUsed ?? false
             try describeStill(chunk, width: size.width, height: size.height, alphaIsUsed: alpha)
         }
@@ -478,6 +484,7 @@ final class WebPDecoder: FormatDecoder {
 
     private func warn(at offset: Int?, _ message: String) {
         warnings.append(DecodeWarning(offset: offset, message))
+        structureLog?.warning(offset, message)
     }
 
     // MARK: - Animation

@@ -403,7 +403,7 @@ struct GIFDecoderTests {
         #expect(names.contains("Logical Screen Descriptor"))
         #expect(names.filter { $0 == "Image Descriptor" }.count == 3)
         #expect(names.filter { $0 == "Graphic Control Extension" }.count == 3)
-        #expect(names.last == "Trailer")
+        #expect(names.suffix(2) == ["Trailer", "end"])
         #expect(entries.contains { $0.detail.contains("loop=0") })
         #expect(entries.contains { $0.name == "Graphic Control Extension" && $0.detail.contains("disposal=2") && $0.offset == 68 })
     }

@@ -150,7 +150,7 @@ struct JPEGCorpusTests {
     /// `pureimage inspect` names each frame's coding process and shows DAC conditioning, the
     /// predictor and point transform of lossless scans, and DNL's line count.
     @Test func inspectorShowsProcessesConditioningAndLines() throws {
-        func entries(_ path: String) throws -> [InspectionEntry] { JPEGInspector.walk(try Corpus.read(path)) }
+        func entries(_ path: String) throws -> [InspectionEntry] { Inspector.inspect(try Corpus.read(path)) }
         let arithmetic = try entries("jpeg/jpegsuite/progressive_arithmetic/32x32x8_conditioning_bounds_4_6.jpg")
         #expect(arithmetic.contains { $0.name == "SOF10" && $0.detail.contains("progressive DCT, arithmetic") })
         #expect(arithmetic.contains { $0.name == "DAC" && $0.detail.contains("DC0 L 4 U 6") })

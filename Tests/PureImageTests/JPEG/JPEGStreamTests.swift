@@ -172,11 +172,11 @@ import Testing
 
 extension JPEGStreamTests {
     @Test func inspectorListsEveryMarker() {
-        let entries = JPEGInspector.walk(Self.stream(blocks: 4, restartInterval: 2))
-        #expect(entries.map(\.name) == ["SOI", "DQT", "SOF0", "DHT", "DHT", "DRI", "SOS", "entropy data", "EOI"])
-        #expect(entries[2].detail.contains("width 32 height 8"))
-        #expect(entries[5].detail.contains("restart interval 2"))
-        #expect(entries[7].detail.contains("1 restart markers"))
-        #expect(entries[1].offset == 2)
+        let entries = Inspector.inspect(Self.stream(blocks: 4, restartInterval: 2))
+        #expect(entries.map(\.name) == ["signature", "SOI", "DQT", "SOF0", "DHT", "DHT", "DRI", "SOS", "entropy data", "EOI", "end"])
+        #expect(entries[3].detail.contains("width 32 height 8"))
+        #expect(entries[6].detail.contains("restart interval 2"))
+        #expect(entries[8].detail.contains("1 restart markers"))
+        #expect(entries[2].offset == 2)
     }
 }

@@ -22,7 +22,8 @@ struct WebPFrame {
     /// Reads the frame's chunks after the 16-byte header: at most one ALPH (before the image,
     /// never with VP8L), then one VP8 or VP8L; WebPDemux stops at the first other chunk. Returns
     /// nil when there is no image chunk and no ALPH (the frame is then ignored).
-    static func parse(header: WebPFrameHeader, payload: [UInt8], payloadOffset: Int, number: Int) throws(WebPCodecFailure) -> WebPFrame? {
+    static func parse(header: WebPFrameHeader, payload: [UInt8], payloadOffset: Int, number: Int,
+                      log: StructureLog? = nil) throws(WebPCodecFailure) -> WebPFrame? {
         var at = 16
         var alpha: (start: Int, end: Int)?
         var image: (fourCC: String, start: Int, end: Int)?
@@ -30,6 +31,13 @@ struct WebPFrame {
             let fourCC = WebPChunks.fourCC(payload[at ..< at + 4])
             let size = WebPChunks.le32(payload, at + 4)
             let start = at + WebPChunks.headerSize
+            if let log {
+                // `pureimage inspect`: the frame's chunks, one level below the ANMF.
+                let available = min(size, payload.count - start)
+                let fields = WebPInspector.describe(fourCC, Array(payload[start ..< start + min(available, 64)]), size: size)
+                log.record(payloadOffset + at, fourCC, WebPInspector.describeHeader(size: size, available: available)
+                           + (fields.isEmpty ? "" : "  " + fields), level: 2)
+            }
             guard size <= WebPChunks.maxPayload, start + size <= payload.count else {
                 throw WebPCodecFailure(reason: .chunkOutsideRIFF(fourCC: fourCC, end: payloadOffset + start + size,
                                                                  riffEnd: payloadOffset + payload.count), payloadOffset: at + 4)
