@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Decompression bombs and lying headers (Conformance/make_bombs.py), each run through
-# `pureimage decode`, `thumbnail` and `downscale` with the default limits: every run must end
+# `pureimage decode`, `thumbnail`, `downscale` and `inspect` (which decodes every frame) with the default limits: every run must end
 # within 10 s and 2 GB of peak memory with an image or a typed error (exit 0, 1 or 3), never a
 # crash. Prints the table Docs/Robustness.md shows. Also replays the fuzz regression files
 # (Tests/PureImageTests/Fuzz/Regressions) the same way.
@@ -23,11 +23,12 @@ fi
 failures=0
 printf '| file | bytes | command | exit | seconds | peak RSS (MB) | outcome |\n|---|---:|---|---:|---:|---:|---|\n'
 for file in "${files[@]}"; do
-  for command in decode thumbnail downscale; do
+  for command in decode thumbnail downscale inspect; do
     case "$command" in
       decode) args=(decode "$file" -o "$work/out.pam") ;;
       thumbnail) args=(thumbnail "$file" -o "$work/out.png" --max-pixel-size 256) ;;
       downscale) args=(downscale "$file" -o "$work/out.png") ;;
+      inspect) args=(inspect "$file") ;;
     esac
     run() {
       status=0
@@ -45,7 +46,7 @@ for file in "${files[@]}"; do
       seconds="$seconds (first run $first)"
     fi
     outcome="$( (grep -v '^Command' "$work/err" || true) | head -1 | sed "s|$work/bombs/||; s|pureimage: ||" | cut -c1-110)"
-    [ -z "$outcome" ] && outcome="image written"
+    [ -z "$outcome" ] && outcome="$([ "$command" = inspect ] && echo "structure listed" || echo "image written")"
     megabytes=$((kilobytes / 1024))
     verdict=""
     if [ "$status" -gt 3 ] || awk "BEGIN { exit !(${seconds%% *} > 10) }" || [ "$megabytes" -gt 2000 ]; then
@@ -56,5 +57,5 @@ for file in "${files[@]}"; do
   done
 done
 echo
-echo "bombs: ${#files[@]} files x 3 commands, $failures over 10 s / 2 GB or crashed"
+echo "bombs: ${#files[@]} files x 4 commands, $failures over 10 s / 2 GB or crashed"
 [ "$failures" -eq 0 ]
