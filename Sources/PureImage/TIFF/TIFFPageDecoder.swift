@@ -81,6 +81,14 @@ final class TIFFPageDecoder {
             : try TIFFRendering.render(layout: layout, planes: try decodeBandPlanes(band, rows: rows, bytes: bytes),
                                        planeRowBytes: layout.planeRowBytes, rows: rows, limits: limits)
         nextBand += 1
+        if let rowSink, rendered.bytes.count >= 1 << 16 {
+            // A big band (a page in one strip, say) goes out in pieces of about 64 KiB, after
+            // the rows gathered before it: the consumer converts a piece at a time rather than
+            // the whole band at once, and the band is not copied into the gathered rows.
+            flushPendingRows()
+            rendered.forEachBand(rowsPerBand: (1 << 16) / max(1, rendered.bytesPerRow)) { _, piece in rowSink(piece) }
+            return
+        }
         if rowSink != nil {
             // Every band of a page has the first band's format, width and row length.
             var pending = pendingRows ?? (rendered, 0, [])
