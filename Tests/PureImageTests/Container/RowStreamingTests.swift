@@ -104,6 +104,27 @@ import Testing
         #expect(compared >= 150 && streamed >= 150, "\(compared) compared, \(streamed) streamed")
     }
 
+    /// A page in one big strip (here 512 KiB of gray) streams in pieces of about 64 KiB, each
+    /// converted on its own, not as one band the size of the page; the rows are the one-shot ones.
+    @Test func oneStripPagesStreamInPieces() throws {
+        let width = 512, height = 1024
+        let pixels = (0 ..< width * height).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let bytes = TIFFBuilder.gray8(.little, width: width, height: height, pixels: pixels).build()
+        let source = try ImageSource(bytes: bytes)
+        var rows: [UInt8] = []
+        var largest = 0, bands = 0
+        let streamed = try source.decodeRows(output: .canonicalRGBA) { band in
+            #expect(band.firstRow * width * 4 == rows.count)
+            rows += band.rows.bytes
+            largest = max(largest, band.rows.height * width)
+            bands += 1
+        }
+        #expect(streamed.streamed)
+        #expect(largest <= 1 << 16, "native pixels in the largest band: \(largest)")
+        #expect(bands == height * width / (1 << 16))
+        #expect(Self.oneShot(bytes, .canonicalRGBA) == .rows(rows, truncated: false))
+    }
+
     /// An error thrown by the consumer stops the delivery and comes back unchanged.
     @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"))
     func theConsumersErrorIsRethrown() throws {
