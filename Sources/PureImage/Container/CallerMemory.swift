@@ -1,7 +1,7 @@
 /// A frame decoded into memory the caller owns, in the caller's pixel format and row stride —
 /// what drawing into a `CGBitmapContext` gives, or libspng's `spng_decode_image` into a user
-/// buffer. Frame 0 is built on `decodeRows`: each band is converted as the decoder finishes it
-/// and copied to its rows of the buffer, so the decode holds what its format needs
+/// buffer. Frame 0 is built on `decodeRows`' streaming: each band is converted, as the decoder
+/// finishes it, straight into its rows of the buffer, so the decode holds what its format needs
 /// (Docs/ImageSource.md, "Rows as they are decoded") and never a second full-size image. A
 /// later frame (an animation's, a TIFF page) comes from `decode(at:options:)` — the shared
 /// decode the other frames of the source use — and is copied into the buffer row by row.
@@ -85,11 +85,17 @@ extension ImageSource {
             return StreamedFrame(properties: decoded.properties, warnings: decoded.warnings, truncation: decoded.truncation, streamed: false)
         }
         var layout: Destination?
-        return try decodeRows(output: .format(format)) { band in
-            let destination = try layout ?? Self.layout(width: band.rows.width, height: band.frameHeight, format: format, bytesPerRow: bytesPerRow)
+        return try streamFirstFrame(output: .format(format)) { band in
+            let destination = try layout ?? Self.layout(width: band.width, height: band.frameHeight, format: format, bytesPerRow: bytesPerRow)
             if layout == nil { try check(destination) }
             layout = destination
-            Self.copyRows(of: band.rows, firstRow: band.firstRow, into: buffer, destination)
+            // Bounds: the band's rows lie inside the frame (full width, rows firstRow ..<
+            // firstRow + height ≤ frameHeight: checked here, the decode's own sizes make a
+            // disagreement unreachable), bytesPerRow ≥ the format's row length (`layout`) and
+            // bytesPerRow × frameHeight ≤ buffer.count (`check`).
+            guard band.width == destination.width, band.firstRow >= 0, band.firstRow + band.height <= destination.height,
+                  destination.byteCount <= buffer.count, let base = buffer.baseAddress else { return }
+            try band.write(into: MutablePixelRows(base: base + band.firstRow * destination.bytesPerRow, bytesPerRow: destination.bytesPerRow))
         }
     }
 

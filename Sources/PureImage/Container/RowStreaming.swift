@@ -46,6 +46,15 @@ extension ImageSource {
     /// delivered (a caller writing a file removes it then, as the CLI does).
     public func decodeRows(output: ImageDecodingOptions.Output = .canonicalRGBA,
                            _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        try streamFirstFrame(output: output) { band in
+            try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
+        }
+    }
+
+    /// `decodeRows` before its bands are converted: each band of frame 0 goes to `consume`,
+    /// which converts it into a bitmap of its own (`decodeRows`) or straight into rows it owns
+    /// (`decode(at:into:bytesPerRow:format:)`).
+    func streamFirstFrame(output: ImageDecodingOptions.Output, _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
         let header: ImageProperties
         do {
             header = try properties()
@@ -82,8 +91,8 @@ extension ImageSource {
                     // The display format's alpha as `decode(at:)` chooses it: from the decode's
                     // own properties (known before any row), not the whole file's.
                     let hasAlpha = decoder.properties?.hasAlpha ?? header.hasAlpha
-                    let rows = try bands.convert(band, hasAlpha: hasAlpha)
-                    try body(RowBand(firstRow: delivered, frameHeight: self.deliveredHeight(decoder.properties ?? header), rows: rows))
+                    try body(StreamedBand(firstRow: delivered, frameHeight: self.deliveredHeight(decoder.properties ?? header),
+                                          rows: band, converter: bands, hasAlpha: hasAlpha))
                     delivered += band.height
                 } catch {
                     failure = error
@@ -134,11 +143,11 @@ extension ImageSource {
     }
 
     /// The non-streaming path of `decodeRows`: the frame decoded whole, handed out in bands.
-    private func handOutWhole(output: ImageDecodingOptions.Output, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+    private func handOutWhole(output: ImageDecodingOptions.Output, _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
         let decoded = try firstFrameDecode(output: output)
         let bitmap = decoded.bitmap
         try bitmap.forEachBand(rowsPerBand: (1 << 20) / max(1, bitmap.bytesPerRow)) { top, band in
-            try body(RowBand(firstRow: top, frameHeight: bitmap.height, rows: band))
+            try body(StreamedBand(firstRow: top, frameHeight: bitmap.height, rows: band))
         }
         return StreamedFrame(properties: decoded.properties, warnings: decoded.warnings, truncation: decoded.truncation, streamed: false)
     }
@@ -153,7 +162,7 @@ extension ImageSource {
     /// Rows `first ..< height` of a truncated frame: zero native samples (the decoders' "not
     /// decoded" fill), converted, in bands of about 1 MiB of native rows.
     private func deliverZeroRows(from first: Int, width: Int, height: Int, native: PixelFormat, hasAlpha: Bool,
-                                 output: ImageDecodingOptions.Output, _ body: (RowBand) throws -> Void) throws {
+                                 output: ImageDecodingOptions.Output, _ body: (StreamedBand) throws -> Void) throws {
         // A JPEG that wrote 4-byte RGB rows: its "not decoded" rows are zero RGB samples
         // (opaque black once converted), not zero 4-byte pixels.
         let native = format == .jpeg && FourByteRGB(target: native) != nil ? PixelFormat.rgb8 : native
@@ -164,7 +173,7 @@ extension ImageSource {
             let rows = min(bandRows, height - top)
             let zeros = Bitmap(uncheckedWidth: width, height: rows, format: native, bytesPerRow: rowBytes,
                                bytes: [UInt8](repeating: 0, count: rowBytes * rows))
-            try body(RowBand(firstRow: top, frameHeight: height, rows: try Self.convert(zeros, to: output, hasAlpha: hasAlpha, format: format)))
+            try body(StreamedBand(firstRow: top, frameHeight: height, rows: try Self.convert(zeros, to: output, hasAlpha: hasAlpha, format: format)))
             top += rows
         }
     }
@@ -213,24 +222,44 @@ final class BandConverter {
         self.format = format
     }
 
-    /// `band` in the output, tight rows.
-    func convert(_ band: Bitmap, hasAlpha: Bool) throws(DecodeError) -> Bitmap {
+    /// The converter that takes `band` to the output, the output's format and its tight row
+    /// length; nil for the bands it does not take (see the type's comment).
+    private func converter(for band: Bitmap, hasAlpha: Bool) throws(DecodeError) -> (PixelConverter, PixelFormat, Int)? {
         guard let target = output.target(native: band.format, hasAlpha: hasAlpha), target != band.format,
               band.format.componentType != .float, band.significantBitsPerComponent == band.format.bitsPerComponent,
-              let rowBytes = target.minimumBytesPerRow(width: band.width) else {
-            return try ImageSource.convert(band, to: output, hasAlpha: hasAlpha, format: format)
-        }
+              let rowBytes = target.minimumBytesPerRow(width: band.width) else { return nil }
+        if let cached, cached.source == band.format, cached.target == target { return (cached.converter, target, rowBytes) }
         let converter: PixelConverter
-        if let cached, cached.source == band.format, cached.target == target {
-            converter = cached.converter
-        } else {
-            do {
-                converter = try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent, to: target,
-                                               pixels: max(pixels, band.width * band.height))
-            } catch {
-                throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
-            }
-            cached = (band.format, target, converter)
+        do {
+            converter = try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent, to: target,
+                                           pixels: max(pixels, band.width * band.height))
+        } catch {
+            throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
+        }
+        cached = (band.format, target, converter)
+        return (converter, target, rowBytes)
+    }
+
+    /// `band` converted straight into `rows` (the band's `height` rows of at least the
+    /// output's row length each, which the caller guarantees); the bytes past each row's length
+    /// are not touched. False, with nothing written, for a band the converter does not take.
+    func write(_ band: Bitmap, hasAlpha: Bool, into rows: MutablePixelRows) throws(DecodeError) -> Bool {
+        guard let (converter, _, rowBytes) = try converter(for: band, hasAlpha: hasAlpha) else { return false }
+        if !converter.writesWholeRows {
+            // Each row's `rowBytes` (≤ rows.bytesPerRow) zeroed first, as a tight bitmap's are.
+            for y in 0 ..< band.height { (rows.base + y * rows.bytesPerRow).initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes) }
+        }
+        band.bytes.withUnsafeBytes { source in
+            guard let s = source.baseAddress else { return }
+            converter.convert(width: band.width, rows: band.height, from: PixelRows(base: s, bytesPerRow: band.bytesPerRow), into: rows)
+        }
+        return true
+    }
+
+    /// `band` in the output, tight rows.
+    func convert(_ band: Bitmap, hasAlpha: Bool) throws(DecodeError) -> Bitmap {
+        guard let (converter, target, rowBytes) = try converter(for: band, hasAlpha: hasAlpha) else {
+            return try ImageSource.convert(band, to: output, hasAlpha: hasAlpha, format: format)
         }
         // Tight rows: the converter writes every byte, or the memory is zeroed first.
         let count = rowBytes * band.height
@@ -247,5 +276,59 @@ final class BandConverter {
             initialized = count
         }
         return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: rowBytes, bytes: bytes)
+    }
+}
+
+/// A band of frame 0 on its way out of `ImageSource.streamFirstFrame`: its rows as the decoder
+/// delivered them, converted to the output only when the consumer asks — into a bitmap of their
+/// own (`converted()`), or straight into rows the consumer owns (`write(into:)`).
+struct StreamedBand {
+    /// The frame row of the band's first row, and the frame's height.
+    let firstRow: Int
+    let frameHeight: Int
+    /// The rows: native with a converter, or already in the output.
+    private let rows: Bitmap
+    private let converter: BandConverter?
+    private let hasAlpha: Bool
+
+    /// Rows still to convert with `converter`.
+    init(firstRow: Int, frameHeight: Int, rows: Bitmap, converter: BandConverter, hasAlpha: Bool) {
+        self.firstRow = firstRow
+        self.frameHeight = frameHeight
+        self.rows = rows
+        self.converter = converter
+        self.hasAlpha = hasAlpha
+    }
+
+    /// Rows already in the output (tight).
+    init(firstRow: Int, frameHeight: Int, rows: Bitmap) {
+        self.firstRow = firstRow
+        self.frameHeight = frameHeight
+        self.rows = rows
+        converter = nil
+        hasAlpha = false
+    }
+
+    var width: Int { rows.width }
+    var height: Int { rows.height }
+
+    /// The rows in the output, tight.
+    func converted() throws(DecodeError) -> Bitmap {
+        try converter?.convert(rows, hasAlpha: hasAlpha) ?? rows
+    }
+
+    /// The rows in the output, written to `destination`: band row `r` at `destination.base +
+    /// r × destination.bytesPerRow`, each row's output bytes only. The caller guarantees
+    /// `height` rows of at least the output's row length there.
+    func write(into destination: MutablePixelRows) throws(DecodeError) {
+        if let converter, try converter.write(rows, hasAlpha: hasAlpha, into: destination) { return }
+        let bitmap = try converted()
+        let rowBytes = bitmap.bytesPerRow   // tight: the output's row length
+        bitmap.bytes.withUnsafeBytes { source in
+            guard let from = source.baseAddress else { return }
+            for r in 0 ..< bitmap.height {
+                (destination.base + r * destination.bytesPerRow).copyMemory(from: from + r * rowBytes, byteCount: rowBytes)
+            }
+        }
     }
 }
