@@ -70,35 +70,35 @@ public enum Inspector {
         do throws(DecodeError) {
             try session.pump()
         } catch {
-            log.record(error.offset ?? log.entries.last?.offset ?? 0, "error", error.description)
+            log.conclude(error.offset ?? log.entries.last?.offset ?? 0, "error", error.description)
             return log.entries
         }
         // Frames are asked for as a caller would: formats that decode a frame when it is
         // drawn (GIF's LZW data, animation frames) report its problems here. Drawing stops after
         // `drawnPixelBudget` canvas pixels, so a long animation costs bounded time.
-        let canvas = max(1, (decoder.properties?.width ?? 1) * (decoder.properties?.height ?? 1))
+        let canvas = max(1, SizeMath.product(decoder.properties?.width ?? 1, decoder.properties?.height ?? 1) ?? Int.max)
         let available = decoder.availableFrameCount
         let drawable = min(available, max(1, drawnPixelBudget / canvas))
         for index in 0 ..< drawable {
             do throws(DecodeError) {
                 _ = try decoder.frame(at: index)
             } catch {
-                log.record(error.offset ?? bytes.count, "error", "frame \(index): \(error)")
+                log.conclude(error.offset ?? bytes.count, "error", "frame \(index): \(error)")
             }
         }
         if drawable < available {
-            log.record(bytes.count, "note", "frames \(drawable)–\(available - 1) not drawn (inspection draws \(drawnPixelBudget >> 20) M canvas pixels at most): problems found only when drawing them are not listed")
+            log.conclude(bytes.count, "note", "frames \(drawable)–\(available - 1) not drawn (inspection draws \(drawnPixelBudget >> 20) M canvas pixels at most): problems found only when drawing them are not listed")
         }
         if let truncation = decoder.truncation {
-            log.record(truncation.offset ?? bytes.count, "truncated", truncation.description)
+            log.conclude(truncation.offset ?? bytes.count, "truncated", truncation.description)
         }
         // A TIFF is read through offsets, not in order: bytes it did not reach are not "after" it.
         let end = session.input.readIndex
         if format != .tiff && end < bytes.count {
-            log.record(end, "trailing", "\(bytes.count - end) bytes after the image's end, not read")
+            log.conclude(end, "trailing", "\(bytes.count - end) bytes after the image's end, not read")
         }
         let frames = decoder.completedFrameCount
-        log.record(bytes.count, "end", "\(frames) frame\(frames == 1 ? "" : "s") decoded"
+        log.conclude(bytes.count, "end", "\(frames) frame\(frames == 1 ? "" : "s") decoded"
                    + (decoder.availableFrameCount > frames ? ", one partial" : ""))
         return log.entries
     }

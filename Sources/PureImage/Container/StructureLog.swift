@@ -5,9 +5,25 @@
 /// a log the arguments — the descriptions — are never built.
 final class StructureLog {
     private(set) var entries: [InspectionEntry] = []
+    /// Entries kept; past it one note stands for the rest (a few megabytes of TIFF can chain
+    /// a hundred thousand IFDs of ten entries each).
+    let limit: Int
+
+    init(limit: Int = 100_000) {
+        self.limit = limit
+    }
 
     func record(_ offset: Int, _ name: String, _ detail: String = "", level: Int = 0) {
-        entries.append(InspectionEntry(offset: offset, name: name, detail: detail, level: level))
+        if entries.count < limit {
+            entries.append(InspectionEntry(offset: offset, name: name, detail: detail, level: level))
+        } else if entries.count == limit {
+            entries.append(InspectionEntry(offset: offset, name: "note", detail: "further structures not listed (more than \(limit))"))
+        }
+    }
+
+    /// How the walk ended (the error, truncation, trailing bytes, the end): kept past `limit`.
+    func conclude(_ offset: Int, _ name: String, _ detail: String) {
+        entries.append(InspectionEntry(offset: offset, name: name, detail: detail))
     }
 
     /// Adds to the detail of the latest entry at `offset` (named `name`, when given): a chunk

@@ -169,6 +169,15 @@ import Testing
         #expect(checked > 1700)
     }
 
+    /// The log keeps `limit` entries and one note for the rest; how the walk ended is always kept.
+    @Test func theLogIsBounded() {
+        let log = StructureLog(limit: 3)
+        for offset in 0 ..< 10 { log.record(offset, "IFD \(offset)") }
+        log.conclude(99, "end", "1 frame decoded")
+        #expect(log.entries.map(\.name) == ["IFD 0", "IFD 1", "IFD 2", "note", "end"])
+        #expect(log.entries[3].detail.contains("more than 3"))
+    }
+
     /// Damaged files: inspecting never crashes, and its last line is the end or the error.
     @Test func damagedFilesEndWithTheEndOrTheError() {
         var seed: UInt64 = 7
