@@ -4,7 +4,9 @@ import PureImage
 /// paths (chosen by the input's length):
 ///
 /// 1. `ImageSource` → properties → warnings → up to `maxFrames` frames in straight RGBA, and
-///    frame 0 in SDWebImage's display BGRA, upright per the orientation;
+///    frame 0 in SDWebImage's display BGRA, upright per the orientation; then `Inspector.inspect`
+///    (`pureimage inspect`: the decoder run again with its structure log and every
+///    description it builds);
 /// 2. a thumbnail (from the image and from an EXIF thumbnail) and a scaled-down decode (the
 ///    streaming downscaler);
 /// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
@@ -41,6 +43,7 @@ public enum FuzzDriver {
         switch Path(rawValue: bytes.count % 3) ?? .frames {
         case .frames:
             _ = decodeOneShot(bytes, format: format, allFrames: true)
+            _ = Inspector.inspect(bytes, limits: limits)
         case .scaled:
             decodeScaled(bytes, format: format)
         case .incremental:
