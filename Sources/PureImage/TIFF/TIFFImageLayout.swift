@@ -104,70 +104,16 @@ struct TIFFImageLayout {
         self.width = width
         self.height = height
 
-        // libtiff's TIFFReadDirectory: an old-style JPEG YCbCr page without SamplesPerPixel has 3.
-        let compressionTag = try directory.integer(TIFFTag.compression, reader: reader)
-        let photometricTag = try directory.integer(TIFFTag.photometric, reader: reader)
-        let isOldJPEGYCbCr = compressionTag == 6 && photometricTag == 6
-        let samples = try directory.integer(TIFFTag.samplesPerPixel, reader: reader, default: isOldJPEGYCbCr ? 3 : 1) ?? 1
-        guard (1...65535).contains(samples) else { throw fail(.malformed, .invalidValue(field: "SamplesPerPixel", value: samples)) }
+        let description = try Self.sampleDescription(directory: directory, reader: reader, at: at)
+        let (samples, bps, sampleFormat) = description
         samplesPerPixel = samples
-        let bits = try directory.integers(TIFFTag.bitsPerSample, reader: reader, maxCount: 65535) ?? [1]
-        let bps = bits.first ?? 1
-        // libtiff uses the first value for every sample; so do we. Any depth up to 64 bits is
-        // decoded (the samples); which depths render is TIFFRendering's business.
-        guard (1...64).contains(bps) else { throw fail(.malformed, .invalidValue(field: "BitsPerSample", value: bps)) }
         bitsPerSample = bps
-        var sampleFormat = try directory.integer(TIFFTag.sampleFormat, reader: reader, default: 1) ?? 1
-        // SGI's older DataType tag (32996: 0 void, 1 signed, 2 unsigned, 3 float) sets the same
-        // field in libtiff, after SampleFormat (tags are read in order), so it wins.
-        if let dataType = try directory.integer(TIFFTag.dataType, reader: reader) {
-            let mapped = [0: 4, 1: 2, 2: 1, 3: 3]
-            guard let format = mapped[dataType] else { throw fail(.malformed, .invalidValue(field: "DataType", value: dataType)) }
-            sampleFormat = format
-        }
-        // §19: 1 unsigned, 2 signed (rendered as unsigned, as libtiff's RGBA interface does),
-        // 3 IEEE float, 4 undefined (treated as unsigned); libtiff refuses other values.
-        guard (1...6).contains(sampleFormat) else { throw fail(.malformed, .invalidValue(field: "SampleFormat", value: sampleFormat)) }
         self.sampleFormat = sampleFormat
 
         (compression, ccittScheme) = try Self.codec(directory: directory, reader: reader, samples: samples,
                                                     bitsPerSample: bps, sampleFormat: sampleFormat, at: at)
-
-        let extras = try directory.integers(TIFFTag.extraSamples, reader: reader, maxCount: 65535) ?? []
-        guard extras.count < samples || extras.isEmpty else {
-            throw fail(.malformed, .invalidField(tag: TIFFTag.extraSamples, "\(extras.count) extra samples for \(samples) samples per pixel"))
-        }
-        extraSamples = extras
-        // libtiff tif_getimage.c: 1 = associated, 2 = unassociated; 0 (unspecified) counts as
-        // associated alpha when there are more than 3 samples.
-        let photometricValue = try directory.integer(TIFFTag.photometric, reader: reader)
-        switch extras.first {
-        case 1: alpha = .associated
-        case 2: alpha = .unassociated
-        case 0 where samples > 3: alpha = .associated
-        default:
-            // libtiff (DEFAULT_EXTRASAMPLE_AS_ALPHA, on by default): RGB with 4 samples and no
-            // ExtraSamples tag has its 4th sample taken as associated alpha.
-            alpha = extras.isEmpty && samples == 4 && photometricValue == 2 ? .associated : .none
-        }
-
-        let colorChannels = samples - extras.count
-        if let value = photometricValue {
-            photometric = Photometric(rawValue: value) ?? .unknown
-            photometricCode = value
-        } else {
-            // libtiff's TIFFRGBAImageBegin: 1 colour channel → BlackIsZero (WhiteIsZero for
-            // CCITT data, as fax is), 3 → RGB.
-            switch colorChannels {
-            case 1: photometric = ccittScheme == nil ? .blackIsZero : .whiteIsZero
-            case 3: photometric = .rgb
-            default: throw fail(.malformed, .missingField("PhotometricInterpretation"))
-            }
-            photometricCode = photometric.rawValue
-        }
-        if photometric == .ycbcr && samples < 3 {
-            throw fail(.unsupported, .unsupportedLayout("YCbCr with \(samples) samples per pixel"))
-        }
+        (extraSamples, alpha, photometric, photometricCode) =
+            try Self.colourInterpretation(directory: directory, reader: reader, samples: samples, ccittScheme: ccittScheme, at: at)
 
         let fill = try directory.integer(TIFFTag.fillOrder, reader: reader, default: 1) ?? 1
         reversedBits = fill == 2
@@ -203,68 +149,21 @@ struct TIFFImageLayout {
             colorMap = []
         }
 
-        let subsamplingTag = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16)
-        if compression == 6 {
-            guard photometric == .ycbcr, samples == 3, bps == 8, planar == 1 else {
-                throw fail(.unsupported, .unsupportedLayout("old-style JPEG other than contiguous 8-bit YCbCr"))
-            }
-            let tiled = directory.entry(TIFFTag.tileOffsets) != nil
-            let first = try directory.integers(tiled ? TIFFTag.tileOffsets : TIFFTag.stripOffsets, reader: reader, maxCount: 1 << 31, readingAtMost: 1)?.first
-            let firstCount = try directory.integers(tiled ? TIFFTag.tileByteCounts : TIFFTag.stripByteCounts, reader: reader,
-                                                    maxCount: 1 << 31, readingAtMost: 1)?.first
-            let header = try TIFFOldJPEG(directory: directory, reader: reader, tagSubsampling: subsamplingTag,
-                                         firstStrip: first.map { ($0, firstCount ?? 0) }, samples: samples, at: at)
-            oldJPEG = header
-            ycbcrSubsampling = header.subsampling
-        } else {
-            oldJPEG = nil
-            let subsampling = subsamplingTag ?? [2, 2]
-            ycbcrSubsampling = (subsampling.first ?? 2, subsampling.count > 1 ? subsampling[1] : 2)
-        }
-        var sgiLogCoding: SGILogDecoder.Coding?
-        if compression == 34676 || compression == 34677 {
-            switch photometric {
-            case .logL: sgiLogCoding = .logL16
-            case .logLuv: sgiLogCoding = compression == 34677 ? .logLuv24 : .logLuv32
-            default:
-                // LogLuvSetupDecode: "Inappropriate photometric interpretation for SGILog compression".
-                throw fail(.malformed, .unsupportedLayout("SGILog compression with photometric \(photometricCode)"))
-            }
-        }
+        (oldJPEG, ycbcrSubsampling) = try Self.subsampling(directory: directory, reader: reader, compression: compression, photometric: photometric,
+                                                           samples: samples, bitsPerSample: bps, planar: planar, at: at)
+        let sgiLogCoding = try Self.sgiLogCoding(compression: compression, photometric: photometric, photometricCode: photometricCode, at: at)
         // libtiff keeps these as floats (RATIONAL divided in single precision).
         referenceBlackWhite = try directory.floats(TIFFTag.referenceBlackWhite, reader: reader)?.map(Double.init) ?? []
         ycbcrCoefficients = try directory.floats(TIFFTag.ycbcrCoefficients, reader: reader)?.map(Double.init) ?? []
         whitePoint = try directory.floats(TIFFTag.whitePoint, reader: reader)?.map(Double.init)
-        if let coding = sgiLogCoding {
-            // tif_luv.c LogLuvSetupDecode: LogL needs 1 sample, LogLuv contiguous samples, and
-            // the file's own sample description must name a data format it can produce.
-            guard coding != .logL16 || samples == 1 else { throw fail(.malformed, .unsupportedLayout("LogL with \(samples) samples per pixel")) }
-            guard coding == .logL16 || planar == 1 else { throw fail(.malformed, .unsupportedLayout("SGILog with separate planes")) }
-            guard let format = SGILogDecoder.guessFormat(coding: coding, bitsPerSample: bps, sampleFormat: sampleFormat, samplesPerPixel: samples) else {
-                throw fail(.malformed, .unsupportedLayout("SGILog data of \(samples) × \(bps)-bit samples, sample format \(sampleFormat)"))
-            }
-            sgiLog = SGILogDecoder(coding: coding, format: format)
+        if let sgiLogCoding {
+            sgiLog = try Self.sgiLogDecoder(sgiLogCoding, samples: samples, bitsPerSample: bps, sampleFormat: sampleFormat, planar: planar, at: at)
         } else {
             sgiLog = nil
         }
         jpegTables = try directory.bytes(TIFFTag.jpegTables, reader: reader, limit: limits.maxMetadataBytes)
-        if compression == 7 {
-            // Technical Note 2 JPEG: each strip or tile is a JPEG stream (abbreviated, its tables
-            // in JPEGTables) of 8-bit samples: all of a pixel's samples (1, 3 or 4 components,
-            // what PureImage's JPEG decoder takes), or one plane's.
-            guard bps == 8, planar == 2 || [1, 3, 4].contains(samples) else {
-                throw fail(.unsupported, .unsupportedLayout("JPEG compression with \(samples) samples of \(bps) bits, planar \(planar)"))
-            }
-        } else if photometric == .ycbcr {
-            guard bps == 8 && samples == 3 else { throw fail(.unsupported, .unsupportedLayout("YCbCr with \(bps)-bit samples and \(samples) samples per pixel")) }
-            // §21 YCbCrSubSampling: 1, 2 or 4 each way. Subsampled data is read as data units
-            // (contiguous only, as libtiff's RGBA interface requires).
-            let (h, v) = ycbcrSubsampling
-            let isSubsampled = ycbcrSubsampling != (1, 1)
-            guard [1, 2, 4].contains(h), [1, 2, 4].contains(v), !isSubsampled || (planar == 1 && predictor == 1) else {
-                throw fail(.unsupported, .unsupportedLayout("YCbCr subsampling \(h)×\(v)\(planar == 2 ? " with separate planes" : "")"))
-            }
-        }
+        try Self.checkJPEGAndYCbCr(compression: compression, photometric: photometric, samples: samples, bitsPerSample: bps, planar: planar,
+                                   predictor: predictor, subsampling: ycbcrSubsampling, at: at)
 
         // §15 tiles, else §8 strips.
         let grid = try Self.chunkGrid(directory: directory, reader: reader, width: width, height: height,
@@ -275,24 +174,8 @@ struct TIFFImageLayout {
         chunkHeight = grid.height
         chunksAcross = grid.across
         chunksDown = grid.down
-        if compression == 32766 && isTiled {
-            // tif_next.c cuts a tile into rows of the *image's* scanline size (and fails a tile
-            // that is not a multiple of it): not decoded.
-            throw fail(.unsupported, .unsupportedLayout("NeXT compression in tiles"))
-        }
-        if compression == 32908 || compression == 32909 {
-            // libtiff's PixarLog reads a tile's rows as if they were image-wide, so it garbles
-            // tiles; and it attaches the predictor to values already in the host's byte order,
-            // which the predictor then swaps again in a big-endian file. Neither is decoded.
-            guard !isTiled, predictor == 1 else {
-                throw fail(.unsupported, .unsupportedLayout("PixarLog \(isTiled ? "in tiles" : "with predictor \(predictor)")"))
-            }
-            pixarLog = PixarLogDecoder(format: bps == 32 ? .float32 : (bps == 16 ? .sixteenBit : .eightBit),
-                                       stride: planar == 1 ? samples : 1, width: width,
-                                       tokensBigEndian: directory.endianness == .bigEndian)
-        } else {
-            pixarLog = nil
-        }
+        pixarLog = try Self.pixarLogDecoder(directory: directory, compression: compression, isTiled: grid.isTiled, predictor: predictor,
+                                            bitsPerSample: bps, samples: samples, planar: planar, width: width, at: at)
         (offsets, byteCounts, byteCountsDependOnFileSize) =
             try Self.chunkLocations(directory: directory, reader: reader, grid: grid, planes: planes, compression: compression,
                                     planarConfiguration: planar, samples: samples, bitsPerSample: bps,

@@ -84,36 +84,11 @@ enum TIFFRendering {
 
         switch layout.photometric {
         case .whiteIsZero, .blackIsZero:
-            let invert = layout.photometric == .whiteIsZero
-            if bps < 8 {
-                var bytes = samples.packedFirstSample()
-                if invert { for i in bytes.indices { bytes[i] = ~bytes[i] } }
-                samples.clearRowPadding(&bytes, bitsPerPixel: bps)
-                return try samples.bitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: .none), bytes)
-            }
-            let hasAlpha = alphaInfo != .none && colorChannels == 1
-            let sources = hasAlpha ? [0, 1] : [0]
-            let bytes = invert ? try samples.gather(sources) { channel, v in channel == 0 ? maxValue - v : v } : try samples.gather(sources)
-            return try samples.bitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: hasAlpha ? alphaInfo : .none), bytes)
+            return try renderGray(samples, invert: layout.photometric == .whiteIsZero, bitsPerSample: bps,
+                                  alpha: colorChannels == 1 ? alphaInfo : .none, maxValue: maxValue)
 
         case .palette:
-            let count = 1 << bps
-            // libtiff tif_getimage.c checkcmap: when no entry is ≥ 256 the map is taken to be
-            // 8-bit already ("Assuming 8-bit colormap"); otherwise each value is shifted right 8.
-            let map = layout.colorMap
-            let eightBit = !map.prefix(3 * count).contains { $0 >= 256 }
-            var rgba: [UInt8] = []
-            rgba.reserveCapacity(count * 4)
-            for i in 0..<count {
-                for channel in 0..<3 {
-                    let value = map[channel * count + i]
-                    rgba.append(UInt8(truncatingIfNeeded: eightBit ? value : value >> 8))
-                }
-                rgba.append(255)
-            }
-            guard let palette = Palette(rgba: rgba) else {
-                throw DecodeError(.malformed, format: .tiff, offset: nil, TIFFError.invalidColorMap(count: map.count, expected: 3 * count))
-            }
+            let palette = try palette(layout.colorMap, bitsPerSample: bps)
             var bytes = bps == 8 ? try samples.gather([0]) : samples.packedFirstSample()
             if bps < 8 { samples.clearRowPadding(&bytes, bitsPerPixel: bps) }
             return try samples.bitmap(PixelFormat(colorModel: .indexed(palette), bitsPerComponent: bps, alphaInfo: .none), bytes)
@@ -139,15 +114,7 @@ enum TIFFRendering {
 
         case .ycbcr:
             let converter = TIFFYCbCrConverter(coefficients: layout.ycbcrCoefficients, referenceBlackWhite: layout.referenceBlackWhite)
-            let ycc = try samples.gather([0, 1, 2])
-            var rgb = [UInt8](repeating: 0, count: ycc.count)
-            var i = 0
-            while i + 2 < ycc.count {
-                let (r, g, b) = converter.rgb(y: Int(ycc[i]), cb: Int(ycc[i + 1]), cr: Int(ycc[i + 2]))
-                rgb[i] = r; rgb[i + 1] = g; rgb[i + 2] = b
-                i += 3
-            }
-            return try samples.bitmap(.rgb8, rgb)
+            return try samples.bitmap(.rgb8, converter.rgb(fromYCbCr: try samples.gather([0, 1, 2])))
 
         case .logL:
             return try samples.bitmap(.gray8, try samples.gather([0]))
@@ -165,6 +132,42 @@ enum TIFFRendering {
         case .transparencyMask, .ituLab, .unknown:
             throw DecodeError(.unsupported, format: .tiff, offset: nil, TIFFError.unsupportedPhotometric(layout.photometricCode))
         }
+    }
+
+    /// §4 bilevel and gray: samples below 8 bits stay packed (inverted bitwise for WhiteIsZero),
+    /// deeper ones are gathered with the alpha sample when there is one.
+    private static func renderGray(_ samples: TIFFSampleGatherer, invert: Bool, bitsPerSample bps: Int, alpha: AlphaInfo,
+                                   maxValue: UInt16) throws(DecodeError) -> Bitmap {
+        if bps < 8 {
+            var bytes = samples.packedFirstSample()
+            if invert { for i in bytes.indices { bytes[i] = ~bytes[i] } }
+            samples.clearRowPadding(&bytes, bitsPerPixel: bps)
+            return try samples.bitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: .none), bytes)
+        }
+        let sources = alpha != .none ? [0, 1] : [0]
+        let bytes = invert ? try samples.gather(sources) { channel, v in channel == 0 ? maxValue - v : v } : try samples.gather(sources)
+        return try samples.bitmap(PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: alpha), bytes)
+    }
+
+    /// §5 ColorMap: 2^bits red values, then green, then blue, as an opaque palette.
+    private static func palette(_ map: [Int], bitsPerSample bps: Int) throws(DecodeError) -> Palette {
+        let count = 1 << bps
+        // libtiff tif_getimage.c checkcmap: when no entry is ≥ 256 the map is taken to be
+        // 8-bit already ("Assuming 8-bit colormap"); otherwise each value is shifted right 8.
+        let eightBit = !map.prefix(3 * count).contains { $0 >= 256 }
+        var rgba: [UInt8] = []
+        rgba.reserveCapacity(count * 4)
+        for i in 0..<count {
+            for channel in 0..<3 {
+                let value = map[channel * count + i]
+                rgba.append(UInt8(truncatingIfNeeded: eightBit ? value : value >> 8))
+            }
+            rgba.append(255)
+        }
+        guard let palette = Palette(rgba: rgba) else {
+            throw DecodeError(.malformed, format: .tiff, offset: nil, TIFFError.invalidColorMap(count: map.count, expected: 3 * count))
+        }
+        return palette
     }
 
     /// TIFF 6.0 §23 CIE L*a*b* samples (and libtiff's ICCLab variant), 8 or 16 bits each, to
@@ -233,6 +236,18 @@ struct TIFFYCbCrConverter {
             cbG[i] = d4 * cb + 32768
             yTable[i] = Int(clamp(code2V(x + 128, reference[0], reference[1], 255), -128 * 32, 128 * 32))
         }
+    }
+
+    /// Interleaved Y, Cb, Cr samples (8 bits each) as RGB samples, pixel by pixel.
+    func rgb(fromYCbCr ycc: [UInt8]) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: ycc.count)
+        var i = 0
+        while i + 2 < ycc.count {
+            let (r, g, b) = self.rgb(y: Int(ycc[i]), cb: Int(ycc[i + 1]), cr: Int(ycc[i + 2]))
+            rgb[i] = r; rgb[i + 1] = g; rgb[i + 2] = b
+            i += 3
+        }
+        return rgb
     }
 
     func rgb(y: Int, cb: Int, cr: Int) -> (UInt8, UInt8, UInt8) {
