@@ -245,6 +245,9 @@ final class BandConverter {
     /// are not touched. False, with nothing written, for a band the converter does not take.
     func write(_ band: Bitmap, hasAlpha: Bool, into rows: MutablePixelRows) throws(DecodeError) -> Bool {
         guard let (converter, _, rowBytes) = try converter(for: band, hasAlpha: hasAlpha) else { return false }
+        // A row longer than the destination's stride would run into the next row (unreachable:
+        // the caller sized the stride for this output; checked rather than trusted).
+        guard rowBytes <= rows.bytesPerRow else { return true }
         if !converter.writesWholeRows {
             // Each row's `rowBytes` (≤ rows.bytesPerRow) zeroed first, as a tight bitmap's are.
             for y in 0 ..< band.height { (rows.base + y * rows.bytesPerRow).initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes) }
@@ -324,6 +327,7 @@ struct StreamedBand {
         if let converter, try converter.write(rows, hasAlpha: hasAlpha, into: destination) { return }
         let bitmap = try converted()
         let rowBytes = bitmap.bytesPerRow   // tight: the output's row length
+        guard rowBytes <= destination.bytesPerRow else { return }   // as in `BandConverter.write`
         bitmap.bytes.withUnsafeBytes { source in
             guard let from = source.baseAddress else { return }
             for r in 0 ..< bitmap.height {
