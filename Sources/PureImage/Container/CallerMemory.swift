@@ -81,7 +81,7 @@ extension ImageSource {
             let decoded = try decode(at: index, options: ImageDecodingOptions(output: .format(format)))
             let destination = try Self.layout(width: decoded.bitmap.width, height: decoded.bitmap.height, format: format, bytesPerRow: bytesPerRow)
             try check(destination)
-            Self.copyRows(of: decoded.bitmap, firstRow: 0, into: buffer, destination)
+            try Self.write(StreamedBand(firstRow: 0, frameHeight: decoded.bitmap.height, rows: decoded.bitmap), into: buffer, destination)
             return StreamedFrame(properties: decoded.properties, warnings: decoded.warnings, truncation: decoded.truncation, streamed: false)
         }
         var layout: Destination?
@@ -89,31 +89,19 @@ extension ImageSource {
             let destination = try layout ?? Self.layout(width: band.width, height: band.frameHeight, format: format, bytesPerRow: bytesPerRow)
             if layout == nil { try check(destination) }
             layout = destination
-            // Bounds: the band's rows lie inside the frame (full width, rows firstRow ..<
-            // firstRow + height ≤ frameHeight: checked here, the decode's own sizes make a
-            // disagreement unreachable), bytesPerRow ≥ the format's row length (`layout`) and
-            // bytesPerRow × frameHeight ≤ buffer.count (`check`).
-            guard band.width == destination.width, band.firstRow >= 0, band.firstRow + band.height <= destination.height,
-                  destination.byteCount <= buffer.count, let base = buffer.baseAddress else { return }
-            try band.write(into: MutablePixelRows(base: base + band.firstRow * destination.bytesPerRow, bytesPerRow: destination.bytesPerRow))
+            try Self.write(band, into: buffer, destination)
         }
     }
 
-    /// Rows of `rows` (tight, as every delivered bitmap) to rows `firstRow…` of the buffer.
-    /// Rows that would not fit the destination are not copied (the decode's own sizes make
-    /// that unreachable; the guard keeps a disagreement from writing out of bounds).
-    private static func copyRows(of rows: Bitmap, firstRow: Int, into buffer: UnsafeMutableRawBufferPointer,
-                                 _ destination: Destination) {
-        let rowBytes = rows.bytesPerRow   // tight: the format's minimum, what each row copies
-        // Bounds: the rows lie inside the frame (decodeRows delivers rows 0 ..< frameHeight,
-        // full width), and the caller checked bytesPerRow × height ≤ buffer.count.
-        guard rows.width == destination.width, firstRow >= 0, firstRow + rows.height <= destination.height,
-              rowBytes <= destination.bytesPerRow, destination.byteCount <= buffer.count, let base = buffer.baseAddress else { return }
-        rows.bytes.withUnsafeBytes { source in
-            guard let from = source.baseAddress else { return }
-            for r in 0..<rows.height {
-                (base + (firstRow + r) * destination.bytesPerRow).copyMemory(from: from + r * rowBytes, byteCount: rowBytes)
-            }
-        }
+    /// `band` converted into its rows of the buffer (`StreamedBand.write(into:)`), for the
+    /// streamed frame 0 and a later frame alike. Bounds: the band's rows lie inside the frame
+    /// (full width, rows firstRow ..< firstRow + height ≤ the frame's height: checked here, the
+    /// decode's own sizes make a disagreement unreachable), bytesPerRow ≥ the format's row
+    /// length (`layout`; `write(into:)` checks it again), and bytesPerRow × height ≤
+    /// buffer.count (`check`, and here again).
+    private static func write(_ band: StreamedBand, into buffer: UnsafeMutableRawBufferPointer, _ destination: Destination) throws(DecodeError) {
+        guard band.width == destination.width, band.firstRow >= 0, band.firstRow + band.height <= destination.height,
+              destination.byteCount <= buffer.count, let base = buffer.baseAddress else { return }
+        try band.write(into: MutablePixelRows(base: base + band.firstRow * destination.bytesPerRow, bytesPerRow: destination.bytesPerRow))
     }
 }
