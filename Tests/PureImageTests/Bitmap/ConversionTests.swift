@@ -139,7 +139,8 @@ import Testing
 }
 
 /// The fast kernels give exactly what the general per-pixel path gives, for every source and
-/// target they cover, on pseudo-random pixels with every alpha value.
+/// target they cover, on pseudo-random pixels with every alpha value (rows 0–2) and on an
+/// opaque row (row 3, which the RGBA kernels take without multiplying).
 @Suite struct ConversionKernelTests {
     @Test func kernelsEqualTheGeneralPath() throws {
         let sources: [PixelFormat] = [
@@ -149,15 +150,17 @@ import Testing
         for source in sources {
             let bytesPerPixel = source.bitsPerPixel / 8
             var seed: UInt32 = 99
-            let bytes = (0..<(256 * 3 * bytesPerPixel)).map { index -> UInt8 in
+            let bytes = (0..<(256 * 4 * bytesPerPixel)).map { index -> UInt8 in
                 seed = seed &* 1_664_525 &+ 1_013_904_223
-                return index % bytesPerPixel == bytesPerPixel - 1 && source.containsAlpha ? UInt8(index / bytesPerPixel % 256) : UInt8(truncatingIfNeeded: seed >> 24)
+                let pixel = index / bytesPerPixel
+                guard index % bytesPerPixel == bytesPerPixel - 1 && source.containsAlpha else { return UInt8(truncatingIfNeeded: seed >> 24) }
+                return pixel / 256 == 3 ? 255 : UInt8(pixel % 256)
             }
-            let bitmap = try Bitmap(width: 256, height: 3, format: source, bytes: bytes)
+            let bitmap = try Bitmap(width: 256, height: 4, format: source, bytes: bytes)
             for target in targets {
                 #expect(ConversionKernel(from: source, to: target) != nil)
                 let fast = try bitmap.converted(to: target)
-                var general = try Bitmap(zeroedWidth: 256, height: 3, format: target)
+                var general = try Bitmap(zeroedWidth: 256, height: 4, format: target)
                 GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
                 #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
             }
