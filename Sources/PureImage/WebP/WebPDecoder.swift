@@ -252,11 +252,23 @@ final class WebPDecoder: FormatDecoder {
         guard !options.propertiesOnly else { return }   // no codec: the header is read in place
         imagePayload = []
         imagePayload.reserveCapacity(min(chunk.size, 1 << 26))
+        let output = stillOutput(chunk)
         if chunk.fourCC == "VP8L" {
-            codec = WebPLosslessCodec(limits: options.limits, sink: rowSink)
+            codec = WebPLosslessCodec(limits: options.limits, sink: rowSink, output: output)
         } else {
-            codec = WebPLossyCodec(limits: options.limits, alpha: alphaPayload, chunkSize: chunk.size, sink: rowSink)
+            codec = WebPLossyCodec(limits: options.limits, alpha: alphaPayload, chunkSize: chunk.size, sink: rowSink, output: output)
         }
+    }
+
+    /// For `DecodeOptions.directOutput`: the format the still's raster converts its rows to as
+    /// they are written, which is the one `frame(at:)` asks for — `directOutput` with the
+    /// properties' alpha: VP8X's flag (known before the image chunk), else the VP8L header's
+    /// `alpha_is_used` bit (given to the closure once the header is read; a simple VP8 file
+    /// has none).
+    private func stillOutput(_ chunk: WebPChunkHeader) -> ((_ alphaIsUsed: Bool) -> PixelFormat?)? {
+        guard let output = options.directOutput, !isAnimation, rowSink == nil else { return nil }
+        let known: Bool? = vp8x != nil ? (properties?.hasAlpha ?? true) : (chunk.fourCC == "VP8L" ? nil : false)
+        return { alphaIsUsed in output.target(native: .rgba8, hasAlpha: known ?? alphaIsUsed) }
     }
 
     /// Runs the still image's codec; sets the properties once its header is known.

@@ -51,10 +51,14 @@ final class WebPLosslessCodec: WebPImageCodec {
     private(set) var raster: WebPRaster?
     private var decoder: VP8LDecoder?
 
-    init(limits: DecodeLimits, sink: ((Bitmap) -> Void)? = nil) {
+    /// `output`: the format the raster converts its rows to (`WebPRaster.convertRows(to:)`),
+    /// asked once the header says whether the image uses alpha; nil keeps RGBA8.
+    init(limits: DecodeLimits, sink: ((Bitmap) -> Void)? = nil, output: ((_ alphaIsUsed: Bool) -> PixelFormat?)? = nil) {
         self.limits = limits
         self.sink = sink
+        self.output = output
     }
+    private let output: ((_ alphaIsUsed: Bool) -> PixelFormat?)?
 
     var size: (width: Int, height: Int)? { header.map { ($0.width, $0.height) } }
 
@@ -69,7 +73,9 @@ final class WebPLosslessCodec: WebPImageCodec {
                 throw WebPCodecFailure(reason: .canvasTooLarge(width: parsed.width, height: parsed.height), payloadOffset: 1, kind: .limitExceeded)
             }
             header = parsed
-            raster = WebPRaster(width: parsed.width, height: parsed.height, sink: sink)
+            let raster = WebPRaster(width: parsed.width, height: parsed.height, sink: sink)
+            if let target = output?(parsed.alphaIsUsed) { raster.convertRows(to: target) }
+            self.raster = raster
             decoder = VP8LDecoder(width: parsed.width, height: parsed.height, startByte: VP8LHeader.size, limits: limits)
         }
         guard let decoder, let raster else { return .finished }

@@ -1,5 +1,7 @@
 /// Where a WebP image decoder puts its finished rows: straight RGBA8 (R, G, B, A in memory),
-/// top to bottom, in order.
+/// top to bottom, in order — or, after `convertRows(to:)`, each batch of rows converted in place
+/// to a 4-byte format as soon as it is written, while it is still in cache
+/// (`DecodeOptions.directOutput`).
 ///
 /// Normally the rows land in `pixels`, the whole image. In streaming mode (the downscaler) each
 /// batch of rows is written into a band buffer and handed to `sink` as a `Bitmap` instead, so
@@ -7,13 +9,20 @@
 final class WebPRaster {
     let width: Int
     let height: Int
-    /// The image so far (rows `0 ..< rowsDone`; the rest zero, i.e. transparent). Empty in
+    /// The image so far, in `format` (rows `0 ..< rowsDone`; the rest transparent once
+    /// `bitmap()` has cleared them). Empty in
     /// streaming mode.
     private(set) var pixels: [UInt8]
     /// Rows written so far.
     private(set) var rowsDone = 0
     private let sink: ((Bitmap) -> Void)?
     private var band: [UInt8] = []
+    /// The format of `pixels`: RGBA8 unless `convertRows(to:)` chose another.
+    private(set) var format: PixelFormat = .rgba8
+    /// Set by `convertRows(to:)`: what each batch of rows is converted with.
+    private var converter: PixelConverter?
+    /// A transparent black pixel (RGBA 0, 0, 0, 0) in `format`: what rows not decoded hold.
+    private var clearPixel: UInt32 = 0
 
     /// The caller has checked `width × height × 4` against the limits.
     init(width: Int, height: Int, sink: ((Bitmap) -> Void)? = nil) {
@@ -30,8 +39,9 @@ final class WebPRaster {
     }
 
     /// Gives `body` the memory of rows `rowsDone ..< rowsDone + count` (`width × 4` bytes each)
-    /// to fill, then counts them as done.
-    func appendRows(_ count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    /// to fill, then counts them as done. `body` writes RGBA8, or `format` itself when
+    /// `alreadyConverted` (the caller has checked `takesPremultipliedBGRA`).
+    func appendRows(_ count: Int, alreadyConverted: Bool = false, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         let count = min(count, height - rowsDone)
         guard count > 0 else { return }
         let rowBytes = width * 4
@@ -42,7 +52,13 @@ final class WebPRaster {
         } else {
             let start = rowsDone * rowBytes
             pixels.withUnsafeMutableBufferPointer { all in
-                body(UnsafeMutableBufferPointer(rebasing: all[start ..< start + count * rowBytes]))
+                let rows = UnsafeMutableBufferPointer(rebasing: all[start ..< start + count * rowBytes])
+                body(rows)
+                if !alreadyConverted, let converter, let base = rows.baseAddress {
+                    // In place: see `convertRows(to:)`.
+                    converter.convert(width: width, rows: count, from: PixelRows(base: UnsafeRawPointer(base), bytesPerRow: rowBytes),
+                                      into: MutablePixelRows(base: UnsafeMutableRawPointer(base), bytesPerRow: rowBytes))
+                }
             }
         }
         rowsDone += count
@@ -51,20 +67,59 @@ final class WebPRaster {
     /// The image as a bitmap (rows not decoded are transparent).
     func bitmap() -> Bitmap {
         if clearedFrom > rowsDone {
-            let start = rowsDone * width * 4
-            let end = clearedFrom * width * 4
-            pixels.replaceSubrange(start ..< end, with: repeatElement(0, count: end - start))
+            let start = rowsDone * width
+            let end = clearedFrom * width
+            let clearPixel = clearPixel
+            pixels.withUnsafeMutableBytes { all in
+                for i in start ..< end { all.storeBytes(of: clearPixel, toByteOffset: 4 * i, as: UInt32.self) }
+            }
             clearedFrom = rowsDone
         }
-        return Bitmap(uncheckedWidth: width, height: height, format: .rgba8, bytesPerRow: width * 4, bytes: pixels)
+        return Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: width * 4, bytes: pixels)
     }
 
-    /// The image in `target`, a 4-byte 8-bit format (`DecodeOptions.directOutput`): converted in
-    /// place, so no second full-size image is made; the raster gives its pixels up and holds
-    /// none afterwards. Rows not decoded are transparent black, converted. Nil for other targets
-    /// and in streaming mode.
+    /// True when the rows are converted to what premultiplied BGRA rows (`VP8PixelLayout`)
+    /// already are: the display format with alpha, or for opaque rows (`hasAlpha` false; an
+    /// opaque pixel is B, G, R, 255 either way) the display format without. A decoder that
+    /// writes such rows itself passes `alreadyConverted` to `appendRows`.
+    func takesPremultipliedBGRA(hasAlpha: Bool) -> Bool {
+        converter != nil && (format == .display(hasAlpha: true) || (!hasAlpha && format == .display(hasAlpha: false)))
+    }
+
+    /// From now on, converts each batch of rows to `target` (a 4-byte 8-bit format) in place
+    /// right after it is written, so that the finished image is already in `target` with no
+    /// pass over the whole image at the end. Call before the first row; ignored in streaming
+    /// mode (the sink's consumer converts) and for other targets. In place is exact: every
+    /// route from RGBA8 to a 4-byte format reads a pixel whole before writing it at the same
+    /// offset (the 8-bit kernels a word at a time, the general route pixel by pixel).
+    func convertRows(to target: PixelFormat) {
+        guard sink == nil, rowsDone == 0, converter == nil, target != .rgba8, target.bitsPerPixel == 32, target.bitsPerComponent == 8,
+              let converter = try? PixelConverter(from: .rgba8, significantBits: 8, to: target, pixels: width * height) else { return }
+        var pixel: UInt32 = 0
+        withUnsafeMutableBytes(of: &pixel) { bytes in
+            guard let base = bytes.baseAddress else { return }
+            converter.convert(width: 1, rows: 1, from: PixelRows(base: UnsafeRawPointer(base), bytesPerRow: 4),
+                              into: MutablePixelRows(base: base, bytesPerRow: 4))
+        }
+        self.converter = converter
+        format = target
+        clearPixel = pixel
+    }
+
+    /// The image in `target`, a 4-byte 8-bit format (`DecodeOptions.directOutput`): the rows as
+    /// they are when `convertRows(to: target)` converted them already, else converted in place
+    /// now, so no second full-size image is made; the raster gives its pixels up and holds none
+    /// afterwards. Rows not decoded are transparent black, converted. Nil for other targets and
+    /// in streaming mode.
     func takeConverted(to target: PixelFormat) -> Bitmap? {
-        guard sink == nil, target != .rgba8, target.bitsPerPixel == 32, target.bitsPerComponent == 8,
+        if sink == nil, target == format, format != .rgba8 {
+            let converted = bitmap()
+            pixels = []
+            return converted
+        }
+        // Rows already converted to another format are not converted again (not exact from a
+        // premultiplied format): nil, and the caller converts the bitmap as it is.
+        guard sink == nil, format == .rgba8, target != .rgba8, target.bitsPerPixel == 32, target.bitsPerComponent == 8,
               let converter = try? PixelConverter(from: .rgba8, significantBits: 8, to: target, pixels: width * height) else { return nil }
         var bytes = bitmap().bytes
         pixels = []   // `bytes` is now the storage's only reference: converted in place
@@ -80,7 +135,7 @@ final class WebPRaster {
         return Bitmap(uncheckedWidth: width, height: height, format: target, bytesPerRow: width * 4, bytes: bytes)
     }
 
-    /// Rows `clearedFrom ..< height` hold zeros (or decoded rows); rows `rowsDone ..<
+    /// Rows `clearedFrom ..< height` hold `clearPixel` (or decoded rows); rows `rowsDone ..<
     /// clearedFrom` may hold anything until `bitmap()` clears them.
     private lazy var clearedFrom = height
 }

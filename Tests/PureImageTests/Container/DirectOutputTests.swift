@@ -4,8 +4,9 @@ import Testing
 /// `ImageSource.decode(at:)` to anything but the native format runs a decode that writes the
 /// requested format itself (`DecodeOptions.directOutput`): a still PNG converts each scanline as
 /// it is unfiltered (`PNGDirectImage`), a TIFF page each rendered band (`TIFFPageDecoder`), a
-/// still GIF composes its canvas in the format (`GIFCanvasFormat`), a still WebP converts its
-/// raster in place (`WebPRaster.takeConverted`). Each must give the bytes of the native decode
+/// still GIF composes its canvas in the format (`GIFCanvasFormat`), a still WebP converts each
+/// batch of rows in place as it is written (`WebPRaster.convertRows(to:)`; the lossy codec
+/// writes the display format itself). Each must give the bytes of the native decode
 /// converted by `Bitmap.converted(to:)` — for every file of the corpus that decodes (up to four
 /// pages of a TIFF), for a copy cut two thirds of the way in (rows the file never delivered),
 /// in formats that take each of `PixelConverter`'s routes.

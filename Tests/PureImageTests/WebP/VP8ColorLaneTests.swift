@@ -85,4 +85,62 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures.prefix(10))")
     }
+
+    /// The alpha row and the premultiplied BGRA layout (`VP8PixelLayout`), lanes and scalar
+    /// tail, at widths 1…80: `.rgba` with alpha is the opaque row with its alpha bytes set;
+    /// `.bgraPremultiplied` is that row converted to the display format by `PixelConverter`
+    /// (with alpha: `display(hasAlpha: true)`; without: both display formats), as the raster
+    /// would have converted it.
+    @Test func alphaAndTheDisplayLayoutEqualTheConvertedRow() throws {
+        var generator = JPEGIDCTLaneTests.SplitMix64(seed: 0xA1FA_0B6A)
+        var failures: [String] = []
+        for width in 1...80 {
+            for pattern in 0..<5 {
+                func sample(_ i: Int) -> UInt8 {
+                    switch pattern {
+                    case 0: return 0
+                    case 1: return 255
+                    case 2: return i & 1 == 0 ? 0 : 255
+                    default: return UInt8(truncatingIfNeeded: generator.next())
+                    }
+                }
+                let y = (0..<width).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let u = (0..<width).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let v = (0..<width).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let alpha = (0..<width).map(sample)
+                func run(_ alpha: [UInt8]?, _ layout: VP8PixelLayout) -> [UInt8] {
+                    var out = [UInt8](repeating: 0xA5, count: 4 * width + 8)
+                    y.withUnsafeBufferPointer { y in
+                    u.withUnsafeBufferPointer { u in
+                    v.withUnsafeBufferPointer { v in
+                    (alpha ?? []).withUnsafeBufferPointer { a in
+                    out.withUnsafeMutableBufferPointer { out in
+                        VP8ColorLaneKernels.convert(width: width, y: y.baseAddress!, u: u.baseAddress!, v: v.baseAddress!,
+                                                    alpha: alpha == nil ? nil : a.baseAddress!, out: out.baseAddress!, layout: layout)
+                    }
+                    }
+                    }
+                    }
+                    }
+                    #expect(out[(4 * width)...].allSatisfy { $0 == 0xA5 }, "width \(width): bytes past the row written")
+                    return Array(out[..<(4 * width)])
+                }
+                func converted(_ rgba: [UInt8], to target: PixelFormat) throws -> [UInt8] {
+                    try Bitmap(width: width, height: 1, format: .rgba8, bytes: rgba).converted(to: target, bytesPerRow: 4 * width).bytes
+                }
+                let opaque = run(nil, .rgba)
+                var withAlpha = opaque
+                for x in 0..<width { withAlpha[4 * x + 3] = alpha[x] }
+                if run(alpha, .rgba) != withAlpha { failures.append("rgba + alpha, width \(width) pattern \(pattern)") }
+                if try run(alpha, .bgraPremultiplied) != converted(withAlpha, to: .display(hasAlpha: true)) {
+                    failures.append("premultiplied BGRA, width \(width) pattern \(pattern)")
+                }
+                let opaqueBGRA = run(nil, .bgraPremultiplied)
+                if try opaqueBGRA != converted(opaque, to: .display(hasAlpha: true)) || opaqueBGRA != converted(opaque, to: .display(hasAlpha: false)) {
+                    failures.append("opaque BGRA, width \(width)")
+                }
+            }
+        }
+        #expect(failures.count == 0, "\(failures.count) failures, the first: \(failures.prefix(4))")
+    }
 }

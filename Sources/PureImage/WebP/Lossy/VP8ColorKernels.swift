@@ -28,6 +28,16 @@
 /// Unsafe for speed. Bounds: a row reads `y[yStart ..< yStart + width]` and chroma
 /// `[cStart ..< cStart + (width + 1) / 2]` of rows inside the planes (the caller passes row
 /// starts of existing rows), and writes `out[0 ..< 4 × width]`.
+/// The byte layout the colour kernels write a row of pixels in.
+enum VP8PixelLayout: Equatable {
+    /// R, G, B, A, straight alpha: libwebp's RGBA.
+    case rgba
+    /// B, G, R, A with the colour premultiplied by alpha (`ConversionKernel.premultiplyByShifts`):
+    /// `PixelFormat.display(hasAlpha: true)`, and for opaque pixels `display(hasAlpha: false)`
+    /// as well — what converting the RGBA row to either gives.
+    case bgraPremultiplied
+}
+
 enum VP8ColorKernels {
     @inline(__always) private static func multHi(_ v: Int, _ c: Int) -> Int { (v &* c) &>> 8 }
     @inline(__always) private static func clip(_ v: Int) -> UInt32 {
@@ -43,6 +53,22 @@ enum VP8ColorKernels {
         let b = clip(luma &+ multHi(u, 33050) &- 17685)
         let word = r | g &<< 8 | b &<< 16 | 0xFF00_0000
         UnsafeMutableRawPointer(out.baseAddress.unsafelyUnwrapped).storeBytes(of: word.littleEndian, toByteOffset: o, as: UInt32.self)
+    }
+
+    /// Pixel `o` (written as RGBA, alpha 255, by `yuvToRGBA`) given its `alpha` and put in
+    /// `layout`.
+    @inline(__always)
+    static func finish(_ out: UnsafeMutableBufferPointer<UInt8>, _ o: Int, alpha: UInt8?, layout: VP8PixelLayout) {
+        guard let alpha else {
+            if layout == .bgraPremultiplied { out.swapAt(o, o + 2) }
+            return
+        }
+        out[o + 3] = alpha
+        guard layout == .bgraPremultiplied else { return }
+        let red = out[o]
+        out[o] = ConversionKernel.premultiplyByShifts(out[o + 2], alpha)
+        out[o + 1] = ConversionKernel.premultiplyByShifts(out[o + 1], alpha)
+        out[o + 2] = ConversionKernel.premultiplyByShifts(red, alpha)
     }
 
     /// One output row. `lower`: the lower row of its pair. Chroma rows `top` and `current` start
@@ -82,7 +108,7 @@ enum VP8ColorKernels {
     /// rows' RGBA bytes, back to back), with the alpha plane when there is one. Rows go through
     /// `VP8ColorLaneKernels` (the same values, eight pixels at a time).
     static func convertRows(_ rows: Range<Int>, width: Int, height: Int, planes: VP8PlaneWindow,
-                            alpha: [UInt8]?, into out: UnsafeMutableBufferPointer<UInt8>) {
+                            alpha: [UInt8]?, layout: VP8PixelLayout = .rgba, into out: UnsafeMutableBufferPointer<UInt8>) {
         let chromaHeight = (height + 1) >> 1
         let yStride = planes.lumaStride, cStride = planes.chromaStride
         // The luma rows and the chroma rows they upsample from (row y reads (y − 1) / 2 and
@@ -96,17 +122,22 @@ enum VP8ColorKernels {
                                       && firstChroma >= planes.firstChromaRow
                                       && lastChroma - planes.firstChromaRow < VP8PlaneWindow.chromaRows
                                       && planes.y.count == yStride * VP8PlaneWindow.lumaRows
-                                      && min(planes.u.count, planes.v.count) == cStride * VP8PlaneWindow.chromaRows))
+                                      && min(planes.u.count, planes.v.count) == cStride * VP8PlaneWindow.chromaRows
+                                      && (alpha?.count ?? width * height) >= width * height))
         let y = planes.y, u = planes.u, v = planes.v
         let lumaOrigin = planes.firstLumaRow, chromaOrigin = planes.firstChromaRow
         // The upsampled chroma of one row.
         var upsampled = [UInt8](repeating: 0, count: 2 * width)
+        let noAlpha: [UInt8] = []
         y.withUnsafeBufferPointer { y in
         u.withUnsafeBufferPointer { u in
         v.withUnsafeBufferPointer { v in
+        (alpha ?? noAlpha).withUnsafeBufferPointer { alphaPlane in
         upsampled.withUnsafeMutableBufferPointer { upsampled in
             guard let yBase = y.baseAddress, let uBase = u.baseAddress, let vBase = v.baseAddress,
                   let rowU = upsampled.baseAddress, let outBase = out.baseAddress else { return }
+            // Row `row` of the alpha plane (width × height bytes, checked above).
+            let alphaBase = alpha == nil ? nil : alphaPlane.baseAddress
             let rowV = rowU + width
             for row in rows {
                 let top = row == 0 ? 0 : (row - 1) >> 1
@@ -119,19 +150,19 @@ enum VP8ColorKernels {
                     let near = lower ? currentRow : topRow, far = lower ? topRow : currentRow
                     VP8ColorLaneKernels.upsample(width: width, near: uBase + near, far: uBase + far, out: rowU)
                     VP8ColorLaneKernels.upsample(width: width, near: vBase + near, far: vBase + far, out: rowV)
-                    VP8ColorLaneKernels.convert(width: width, y: yBase + lumaRow, u: rowU, v: rowV, out: outBase + o)
+                    VP8ColorLaneKernels.convert(width: width, y: yBase + lumaRow, u: rowU, v: rowV,
+                                                alpha: alphaBase.map { $0 + row * width }, out: outBase + o, layout: layout)
                 } else {
                     Self.row(width: width, lower: lower, y: y, yStart: lumaRow,
                              u: u, v: v, topStart: topRow, currentStart: currentRow,
                              out: UnsafeMutableBufferPointer(rebasing: out[o ..< o + width * 4]))
-                }
-                if let alpha {
-                    alpha.withUnsafeBufferPointer { alpha in
-                        let start = row * width
-                        for x in 0..<width { out[o + x * 4 + 3] = alpha[start + x] }
+                    let start = row * width
+                    for x in 0..<width {
+                        Self.finish(out, o + x * 4, alpha: alpha == nil ? nil : alphaPlane[start + x], layout: layout)
                     }
                 }
             }
+        }
         }
         }
         }

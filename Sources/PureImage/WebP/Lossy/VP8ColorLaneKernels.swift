@@ -23,8 +23,8 @@
 /// `available` is false elsewhere and the callers take the scalar kernel.
 ///
 /// Unsafe: a named kernel (STYLE.md item 20). Bounds: `upsample` reads `count` = (width + 1) / 2
-/// chroma samples of each row and writes `width` bytes; `convert` reads `width` bytes of Y, U
-/// and V and writes `4 × width` bytes. The vector loops stop where eight more lanes would pass
+/// chroma samples of each row and writes `width` bytes; `convert` reads `width` bytes of Y, U,
+/// V (and alpha, when given) and writes `4 × width` bytes. The vector loops stop where eight more lanes would pass
 /// those ends (see each loop's condition); the rest is scalar.
 enum VP8ColorLaneKernels {
     typealias Lanes = SIMD8<UInt16>
@@ -78,9 +78,18 @@ enum VP8ColorLaneKernels {
         if width & 1 == 0 { out[width &- 1] = edge(Int(near[pairs]), Int(far[pairs])) }
     }
 
-    /// Full-resolution Y, U and V rows → RGBA (alpha 255).
+    /// `c · a / 255` rounded as `ConversionKernel.premultiplyByShifts` rounds it (the same
+    /// formula, whose sums stay ≤ 65407: exact in 16-bit lanes).
+    @inline(__always) private static func premultiply(_ c: Lanes, _ a: Lanes) -> Lanes {
+        let x = c &* a &+ 127
+        return (x &+ 1 &+ (x &>> 8)) &>> 8
+    }
+
+    /// Full-resolution Y, U and V rows → pixels in `layout`, with the `alpha` row's values
+    /// (255 without one). Unsafe bounds as above, and `alpha` holds `width` bytes.
     static func convert(width: Int, y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
-                        out: UnsafeMutablePointer<UInt8>) {
+                        alpha: UnsafePointer<UInt8>? = nil, out: UnsafeMutablePointer<UInt8>, layout: VP8PixelLayout = .rgba) {
+        let bgra = layout == .bgraPremultiplied
         var x = 0
         // Lanes x … x + 7 < width.
         while x &+ 8 <= width {
@@ -88,14 +97,19 @@ enum VP8ColorLaneKernels {
             let u8 = load(u + x), v8 = load(v + x)
             let r = unsafeBitCast(luma &+ multiplyHigh(v8, 26149) &- 14234, to: Signed.self) &>> 6
             let g = unsafeBitCast(luma &+ 8708 &- multiplyHigh(u8, 6419) &- multiplyHigh(v8, 13320), to: Signed.self) &>> 6
-            let blue = luma &+ multiplyHigh(u8, 33050)
-            // blue < 17685 exactly when blue / 2 < 8843, a comparison of non-negative Int16s.
-            let negative = VP8Lanes.greater(Signed(repeating: 8843), unsafeBitCast(blue &>> 1, to: Signed.self))
-            let b = unsafeBitCast(VP8Lanes.clamp(unsafeBitCast((blue &- 17685) &>> 6, to: Signed.self) & ~negative, 0, 255),
-                                  to: Lanes.self)
-            let r8 = unsafeBitCast(VP8Lanes.clamp(r, 0, 255), to: Lanes.self)
-            let g8 = unsafeBitCast(VP8Lanes.clamp(g, 0, 255), to: Lanes.self)
-            let redGreen = r8 | g8 &<< 8, blueAlpha = b | 0xFF00
+            let blueSum = luma &+ multiplyHigh(u8, 33050)
+            // blueSum < 17685 exactly when blueSum / 2 < 8843, a comparison of non-negative Int16s.
+            let negative = VP8Lanes.greater(Signed(repeating: 8843), unsafeBitCast(blueSum &>> 1, to: Signed.self))
+            var blue = unsafeBitCast(VP8Lanes.clamp(unsafeBitCast((blueSum &- 17685) &>> 6, to: Signed.self) & ~negative, 0, 255),
+                                     to: Lanes.self)
+            var red = unsafeBitCast(VP8Lanes.clamp(r, 0, 255), to: Lanes.self)
+            var green = unsafeBitCast(VP8Lanes.clamp(g, 0, 255), to: Lanes.self)
+            var a = Lanes(repeating: 255)
+            if let alpha {
+                a = load(alpha + x)
+                if bgra { red = premultiply(red, a); green = premultiply(green, a); blue = premultiply(blue, a) }
+            }
+            let redGreen = (bgra ? blue : red) | green &<< 8, blueAlpha = (bgra ? red : blue) | a &<< 8
             let low = Lanes(redGreen[0], blueAlpha[0], redGreen[1], blueAlpha[1], redGreen[2], blueAlpha[2], redGreen[3], blueAlpha[3])
             let high = Lanes(redGreen[4], blueAlpha[4], redGreen[5], blueAlpha[5], redGreen[6], blueAlpha[6], redGreen[7], blueAlpha[7])
             let o = UnsafeMutableRawPointer(out + 4 &* x)
@@ -107,6 +121,7 @@ enum VP8ColorLaneKernels {
         let tail = UnsafeMutableBufferPointer(start: out, count: 4 &* width)
         while x < width {
             VP8ColorKernels.yuvToRGBA(Int(y[x]), Int(u[x]), Int(v[x]), tail, 4 &* x)
+            VP8ColorKernels.finish(tail, 4 &* x, alpha: alpha?[x], layout: layout)
             x &+= 1
         }
     }

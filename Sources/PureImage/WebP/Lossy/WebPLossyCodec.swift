@@ -12,12 +12,16 @@ final class WebPLossyCodec: WebPImageCodec {
     /// The chunk's declared payload size (the partition sizes are relative to it).
     private var chunkSize: Int
 
-    init(limits: DecodeLimits, alpha: [UInt8]?, chunkSize: Int = -1, sink: ((Bitmap) -> Void)? = nil) {
+    /// `output`: as `WebPLosslessCodec`'s (asked with whether an `ALPH` payload came).
+    init(limits: DecodeLimits, alpha: [UInt8]?, chunkSize: Int = -1, sink: ((Bitmap) -> Void)? = nil,
+         output: ((_ alphaIsUsed: Bool) -> PixelFormat?)? = nil) {
         self.limits = limits
         self.alpha = alpha
         self.chunkSize = chunkSize
         self.sink = sink
+        self.output = output
     }
+    private let output: ((_ alphaIsUsed: Bool) -> PixelFormat?)?
 
     var size: (width: Int, height: Int)? { header.map { ($0.width, $0.height) } }
 
@@ -50,7 +54,9 @@ final class WebPLossyCodec: WebPImageCodec {
             if let alpha {
                 alphaPlane = try WebPAlphaDecoder.decode(alpha, width: header.width, height: header.height, limits: limits)
             }
-            raster = WebPRaster(width: header.width, height: header.height, sink: sink)
+            let raster = WebPRaster(width: header.width, height: header.height, sink: sink)
+            if let target = output?(alpha != nil) { raster.convertRows(to: target) }
+            self.raster = raster
             decoder = VP8Decoder(frame: header, parameters: parameters, modesDecoder: modes)
         }
         guard let decoder else { return .finished }
@@ -78,9 +84,12 @@ final class WebPLossyCodec: WebPImageCodec {
         while end < lumaRows && min(chromaHeight - 1, (end + 1) >> 1) < chromaRows { end += 1 }
         let first = raster.rowsDone
         guard end > first else { return }
-        raster.appendRows(end - first) { out in
+        // Rows for the display format are written in it (premultiplied BGRA: what the raster's
+        // conversion would make of them), not converted afterwards.
+        let direct = raster.takesPremultipliedBGRA(hasAlpha: alphaPlane != nil)
+        raster.appendRows(end - first, alreadyConverted: direct) { out in
             VP8ColorKernels.convertRows(first ..< end, width: width, height: raster.height, planes: decoder.planes,
-                                        alpha: alphaPlane, into: out)
+                                        alpha: alphaPlane, layout: direct ? .bgraPremultiplied : .rgba, into: out)
         }
     }
 }
