@@ -12,6 +12,12 @@ enum TIFFDecompressor {
         /// `bytes`): its RGBA interface, which reuses one buffer for every strip, shows the
         /// previous strip's bytes there (`TIFFLibtiffRGBA`). Only ThunderScan and WebP have any.
         var unwritten: [Range<Int>] = []
+        /// How many leading bytes of `bytes` may be non-zero once the chunk is finished (byte
+        /// order normalised, predictor undone): what must be cleared before the buffer is reused
+        /// (`TIFFPageDecoder`'s scratch buffer). For the codecs that write a prefix (none,
+        /// PackBits, LZW, Deflate) `decoded` plus the 16 bytes of slack within which a codec or
+        /// the sample swap may have touched and re-zeroed bytes; for the others, all of them.
+        var dirty: Int = .max
     }
 
     /// §8 FillOrder 2: bit 0 of each byte is the first bit. Reverses each byte's bits.
@@ -25,14 +31,17 @@ enum TIFFDecompressor {
     /// CCITT chunks need the page's `ccitt` decoder (its run arrays carry over from chunk to
     /// chunk) and `storedRows`, the rows the chunk holds (a tile's rows below the image are
     /// decoded too, then dropped).
+    /// `zeroed`, when it holds `expected` bytes, is zeros to decode into (a reused buffer, taken
+    /// over: the caller keeps no reference, so it is written in place).
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
                        limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0,
-                       chunkIndex: Int = 0) throws(DecodeError) -> Outcome {
+                       chunkIndex: Int = 0, zeroed: consuming [UInt8] = []) throws(DecodeError) -> Outcome {
         var input = stored
         if layout.reversedBits {
             input = ArraySlice(stored.map { reversedBits[Int($0)] })
         }
-        var output = [UInt8](repeating: 0, count: expected)
+        var output = consume zeroed
+        if output.count != expected { output = [UInt8](repeating: 0, count: expected) }
         var decoded = 0
         var problem: String?
         var unwritten: [Range<Int>] = []
@@ -137,7 +146,9 @@ enum TIFFDecompressor {
         if decoded < expected && problem == nil {
             problem = "strip or tile at \(offset) decodes to \(decoded) of \(expected) bytes"
         }
-        return Outcome(bytes: output, decoded: decoded, problem: problem, unwritten: unwritten)
+        let writesPrefix = [1, 32773, 5, 8, 32946].contains(layout.compression)
+        return Outcome(bytes: output, decoded: decoded, problem: problem, unwritten: unwritten,
+                       dirty: writesPrefix ? min(output.count, decoded + 16) : output.count)
     }
 
     /// Technical Note 2 JPEG: the chunk's stream, completed with the JPEGTables stream (its
@@ -254,28 +265,22 @@ enum TIFFDecompressor {
     /// 16-, 24-, 32- and 64-bit samples in a little-endian file become big-endian (`PixelFormat`
     /// `.default` order), so the predictor and rendering never branch on the file's byte order.
     /// Other depths are bit-packed and have no byte order (libtiff swaps exactly these four).
-    static func normaliseByteOrder(_ bytes: inout [UInt8], layout: TIFFImageLayout, endianness: Endianness) {
+    /// Only the first `decoded` bytes (rounded up to a whole sample) are swapped: the rest is
+    /// zero (`Outcome.decoded`), the same either way — a strip that decodes to nothing costs
+    /// nothing, however large it is declared.
+    static func normaliseByteOrder(_ bytes: inout [UInt8], decoded: Int, layout: TIFFImageLayout, endianness: Endianness) {
         guard endianness == .littleEndian else { return }
-        reverseWideSamples(&bytes, bitsPerSample: layout.bitsPerSample)
+        reverseWideSamples(&bytes, bitsPerSample: layout.bitsPerSample, prefix: decoded)
     }
 
-    /// Reverses the bytes of each 16-, 24-, 32- or 64-bit sample in place (a trailing partial
-    /// sample stays); other depths are left as they are. Swapped element by element: reversing
-    /// a slice (`bytes[a..<b].reverse()`) allocated a copy per sample, 2 s for the 33 MB strip
-    /// of a 758-byte fuzzed file.
-    static func reverseWideSamples(_ bytes: inout [UInt8], bitsPerSample: Int) {
+    /// Reverses the bytes of each 16-, 24-, 32- or 64-bit sample in place among the first
+    /// `prefix` bytes rounded up to a whole sample (a trailing partial sample of the buffer
+    /// stays); other depths are left as they are.
+    static func reverseWideSamples(_ bytes: inout [UInt8], bitsPerSample: Int, prefix: Int = .max) {
         switch bitsPerSample { case 16, 24, 32, 64: break; default: return }
         let size = bitsPerSample / 8
-        var index = 0
-        while index + size <= bytes.count {
-            var low = index, high = index + size - 1
-            while low < high {
-                bytes.swapAt(low, high)
-                low += 1
-                high -= 1
-            }
-            index += size
-        }
+        let count = prefix >= bytes.count ? bytes.count : min(bytes.count, (max(0, prefix) + size - 1) / size * size)
+        bytes.withUnsafeMutableBytes { TIFFByteSwapKernels.reverseSamples($0, count: count, size: size) }
     }
 
     /// §14 Differencing Predictor 2: "each sample … is the difference from the previous sample
