@@ -26,6 +26,10 @@ struct PixelConverter {
         case copy
         /// Opaque 16-bit gray or RGB to a 4-byte 8-bit format (WideConversionKernels.swift).
         case wide(WideOpaqueConversion, table: [UInt8])
+        /// Opaque 16-bit gray or RGB to a 16-bit RGB format with alpha (WideConversionKernels.swift).
+        case wideExpansion(WideOpaqueExpansion)
+        /// The same components in another order or byte order (ByteReorderKernel.swift).
+        case reorder(ByteReorderKernel)
         /// 1/2/4-bit samples (gray or indexed) to a 4-byte 8-bit format (PackedConversionKernels.swift).
         case packed(table: [UInt32])
         /// 8-bit indices to a 4-byte 8-bit format: one word per palette entry.
@@ -43,7 +47,7 @@ struct PixelConverter {
     /// the target has; it is given zeroed rows.
     var writesWholeRows: Bool {
         switch path {
-        case .copy, .wide, .packed, .indices, .kernel: return true
+        case .copy, .wide, .wideExpansion, .reorder, .packed, .indices, .kernel: return true
         case .general: return false
         }
     }
@@ -76,12 +80,18 @@ struct PixelConverter {
             return
         }
         guard significantBits >= source.bitsPerComponent else { throw .unsupportedConversion("of samples with fewer significant bits") }
+        if let expansion = WideOpaqueExpansion(from: source, to: target) {
+            path = .wideExpansion(expansion)
+            return
+        }
         if case .indexed(let palette) = source.colorModel, source.bitsPerComponent == 8, fourByteTarget {
             path = .indices(words: Self.paletteWords(palette, to: target))
         } else if source.bitsPerComponent < 8, fourByteTarget, pixels >= Bitmap.packedLookUpMinimumPixels {
             path = .packed(table: Bitmap.packedLookUpTable(from: source, to: target))
         } else if let kernel = ConversionKernel(from: source, to: target) {
             path = .kernel(kernel)
+        } else if let reorder = ByteReorderKernel(from: source, to: target) {
+            path = .reorder(reorder)
         } else {
             path = .general(GeneralConversion(from: source, to: target))
         }
@@ -107,6 +117,10 @@ struct PixelConverter {
             }
         case .wide(let wide, let table):
             wide.run(width: width, height: rows, from: source, into: target, table: table)
+        case .wideExpansion(let expansion):
+            expansion.run(width: width, height: rows, from: source, into: target)
+        case .reorder(let reorder):
+            reorder.run(width: width, height: rows, from: source, into: target)
         case .packed(let table):
             Bitmap.writePackedLookUp(table, bits: self.source.bitsPerComponent, width: width, height: rows, from: source, into: target)
         case .indices(let words):

@@ -271,6 +271,95 @@ extension ConversionKernelTests {
     }
 }
 
+extension ConversionKernelTests {
+    /// Opaque 16-bit gray and RGB to the 16-bit RGB formats with an alpha or skip component
+    /// (`WideOpaqueExpansion`): the same bytes as `GeneralConversion`, for both 16-bit byte
+    /// orders of the source and of the target, every alpha position and kind, padded source rows.
+    @Test func wideOpaqueExpansionEqualsTheGeneralRoute() throws {
+        let width = 37, height = 5
+        var seed: UInt32 = 11
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        var checked = 0
+        for model in [ColorModel.gray, .rgb] {
+            for order in [ByteOrder.default, .order16Little, .order16Big] {
+                let source = PixelFormat(colorModel: model, bitsPerComponent: 16, alphaInfo: .none, byteOrder: order)
+                let rowBytes = width * source.bitsPerPixel / 8 + 6
+                let bitmap = try Bitmap(width: width, height: height, format: source, bytesPerRow: rowBytes, bytes: (0 ..< rowBytes * height).map { _ in next() })
+                for alpha in [AlphaInfo.last, .first, .premultipliedLast, .premultipliedFirst, .noneSkipLast, .noneSkipFirst] {
+                    for targetOrder in [ByteOrder.default, .order16Little, .order16Big] {
+                        let target = PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: alpha, byteOrder: targetOrder)
+                        guard target.validate() == nil else { continue }
+                        #expect(WideOpaqueExpansion(from: source, to: target) != nil, "\(target.summary)")
+                        var general = try Bitmap(zeroedWidth: width, height: height, format: target)
+                        GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+                        let fast = try bitmap.converted(to: target, bytesPerRow: general.bytesPerRow)
+                        #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked >= 36)
+    }
+}
+
+extension ConversionKernelTests {
+    /// Conversions that only move bytes (`ByteReorderKernel`): the same bytes as
+    /// `GeneralConversion` for every colour model, both depths, every byte order and alpha
+    /// position of the same alpha kind, on random pixels (every alpha value) with padded rows.
+    @Test func byteReorderEqualsTheGeneralRoute() throws {
+        func bits(_ format: PixelFormat) -> Int { format.bitsPerComponent }
+        let width = 29, height = 4
+        var seed: UInt32 = 23
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        let alphas: [[AlphaInfo]] = [[.none], [.first, .last], [.premultipliedFirst, .premultipliedLast]]
+        var formats: [[PixelFormat]] = []
+        for model in [ColorModel.gray, .rgb, .cmyk] {
+            for bits in [8, 16] {
+                for group in alphas {
+                    var same: [PixelFormat] = []
+                    for alpha in group {
+                        for order in [ByteOrder.default, .order16Little, .order16Big, .order32Little, .order32Big] {
+                            let format = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: alpha, byteOrder: order)
+                            if format.validate() == nil, !same.contains(format) { same.append(format) }
+                        }
+                    }
+                    formats.append(same)
+                }
+            }
+        }
+        var checked = 0
+        for same in formats {
+            for source in same {
+                let rowBytes = width * source.bitsPerPixel / 8 + 3
+                let bitmap = try Bitmap(width: width, height: height, format: source, bytesPerRow: rowBytes,
+                                        bytes: (0 ..< rowBytes * height).map { _ in next() })
+                for target in same where target != source {
+                    #expect(ByteReorderKernel(from: source, to: target) != nil, "\(source.summary) → \(target.summary)")
+                    var general = try Bitmap(zeroedWidth: width, height: height, format: target)
+                    GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+                    let fast = try bitmap.converted(to: target, bytesPerRow: general.bytesPerRow)
+                    #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
+                    // In place (same rows read and written), as `WebPRaster` converts.
+                    let converter = try PixelConverter(from: source, significantBits: bits(source), to: target, pixels: width * height)
+                    var inPlace = bitmap.bytes
+                    inPlace.withUnsafeMutableBytes { rows in
+                        converter.convert(width: width, rows: height, from: PixelRows(base: UnsafeRawPointer(rows.baseAddress!), bytesPerRow: rowBytes),
+                                          into: MutablePixelRows(base: rows.baseAddress!, bytesPerRow: rowBytes))
+                    }
+                    let pixelRowBytes = width * target.bitsPerPixel / 8
+                    let inPlaceMatches = (0 ..< height).allSatisfy { y in
+                        inPlace[y * rowBytes ..< y * rowBytes + pixelRowBytes] == general.bytes[y * general.bytesPerRow ..< y * general.bytesPerRow + pixelRowBytes]
+                    }
+                    #expect(inPlaceMatches, "\(source.summary) → \(target.summary), in place")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50, "\(checked) pairs")
+    }
+}
+
 extension ConversionTests {
     /// Rows without padding are converted as one run of pixels (`converted(to:)`); the pixels
     /// must be those of the same image with padded rows, converted row by row — for narrow and
