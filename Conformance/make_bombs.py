@@ -126,6 +126,19 @@ def tiff_many_strips():
     return tiff(entries)
 
 
+def tiff_many_samples(width, height, samples):
+    """width x height 16-bit gray with `samples` samples a pixel (the rest unused extra
+    samples), Deflate, one row a strip, every strip the same 4 bytes that do not inflate: each
+    strip declares width x samples x 2 bytes and decodes to none."""
+    end = 8 + 2 + 10 * 12 + 4
+    offsets, counts = end, end + 4 * height
+    data_at = counts + 4 * height
+    entries = [(256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, 16), (259, 3, 1, 8), (262, 3, 1, 1),
+               (273, 4, height, offsets), (277, 3, 1, samples), (278, 4, 1, 1), (279, 4, height, counts), (284, 3, 1, 1)]
+    data = struct.pack("<%dI" % height, *([data_at] * height)) + struct.pack("<%dI" % height, *([4] * height))
+    return tiff(entries, data + b"\x01\x02\x03\x04")
+
+
 def tiff_chain(pages, loop):
     """`pages` one-pixel IFDs chained; with `loop` the last points back at the first."""
     out = bytearray(b"II*\0" + struct.pack("<I", 8))
@@ -172,6 +185,7 @@ def main():
         "tiff-1x268435456-64-bytes.tif": tiff_one_column(1 << 28, with_strip=True),
         "tiff-16384x16384-64-byte-strip.tif": tiff_big_with_small_strip(),
         "tiff-2^31-strips.tif": tiff_many_strips(),
+        "tiff-4096x4096-1000-samples-8mb-strips.tif": tiff_many_samples(4096, 4096, 1000),
         "tiff-100000-chained-ifds.tif": tiff_chain(100000, loop=False),
         "tiff-ifd-loop.tif": tiff_chain(3, loop=True),
     }
