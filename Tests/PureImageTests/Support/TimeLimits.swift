@@ -14,8 +14,14 @@ enum TestTime {
         return sanitizerFactor
     }
 
-    /// `.timeLimit(.minutes(minutes))`, scaled under a sanitizer.
+    /// Swift Testing counts a time limit from when the test starts, and the suite starts many
+    /// tests together: on a 2-core machine a started test can wait minutes for a thread while
+    /// corpus tests run (seen: a test that takes 0.8 s alone reported after 228 s, over its
+    /// 2-minute limit). The limits are hang guards, not speed checks, so none is below this.
+    static let minimumMinutes = 10
+
+    /// `.timeLimit(.minutes(minutes))` (at least `minimumMinutes`), scaled under a sanitizer.
     static func limit(minutes: Int) -> TimeLimitTrait {
-        .timeLimit(.minutes(minutes * factor))
+        .timeLimit(.minutes(max(minutes, minimumMinutes) * factor))
     }
 }
