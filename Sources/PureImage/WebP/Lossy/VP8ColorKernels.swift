@@ -1,3 +1,13 @@
+/// The byte layout the colour kernels write a row of pixels in.
+enum VP8PixelLayout: Equatable {
+    /// R, G, B, A, straight alpha: libwebp's RGBA.
+    case rgba
+    /// B, G, R, A with the colour premultiplied by alpha (`ConversionKernel.premultiplyByShifts`):
+    /// `PixelFormat.display(hasAlpha: true)`, and for opaque pixels `display(hasAlpha: false)`
+    /// as well — what converting the RGBA row to either gives.
+    case bgraPremultiplied
+}
+
 /// YUV 4:2:0 → RGBA, exactly as libwebp's default output path does it (`WebPDecodeRGBA`:
 /// "fancy" upsampling, `UpsampleRgbaLinePair`, and `VP8YuvToRgba`).
 ///
@@ -23,21 +33,12 @@
 /// R = clip(MultHi(y, 19077) + MultHi(v, 26149) − 14234),
 /// G = clip(MultHi(y, 19077) − MultHi(u, 6419) − MultHi(v, 13320) + 8708),
 /// B = clip(MultHi(y, 19077) + MultHi(u, 33050) − 17685), with clip(x) = x >> 6 clamped to
-/// 0…255. Alpha is 255 (the alpha plane, when there is one, is written afterwards).
+/// 0…255. Alpha is 255, or the alpha plane's value when there is one (`convertRows`), in the
+/// layout asked for (`VP8PixelLayout`: RGBA, or premultiplied BGRA for the display format).
 ///
 /// Unsafe for speed. Bounds: a row reads `y[yStart ..< yStart + width]` and chroma
 /// `[cStart ..< cStart + (width + 1) / 2]` of rows inside the planes (the caller passes row
 /// starts of existing rows), and writes `out[0 ..< 4 × width]`.
-/// The byte layout the colour kernels write a row of pixels in.
-enum VP8PixelLayout: Equatable {
-    /// R, G, B, A, straight alpha: libwebp's RGBA.
-    case rgba
-    /// B, G, R, A with the colour premultiplied by alpha (`ConversionKernel.premultiplyByShifts`):
-    /// `PixelFormat.display(hasAlpha: true)`, and for opaque pixels `display(hasAlpha: false)`
-    /// as well — what converting the RGBA row to either gives.
-    case bgraPremultiplied
-}
-
 enum VP8ColorKernels {
     @inline(__always) private static func multHi(_ v: Int, _ c: Int) -> Int { (v &* c) &>> 8 }
     @inline(__always) private static func clip(_ v: Int) -> UInt32 {
