@@ -5,37 +5,16 @@
 ///     G = Y + ((−22554 · Cb' − 46802 · Cr' + 2^15) >> 16)       (0.34414, 0.71414)
 ///     B = Y + ((116130 · Cb' + 2^15) >> 16)                     (1.77200)       Cb' = Cb − 128, Cr' = Cr − 128
 ///
-/// each clamped to 0…255. `red`, `green` and `blue` are these formulas as written (the
-/// reference). jdcolor.c keeps the four products in tables indexed by Cb and Cr; here they are
-/// computed, which lets the compiler turn the loops into vector code, where table look-ups
-/// cannot be — and computed in 16-bit lanes (`red16`, `green16`, `blue16`): on the SSE2
-/// baseline a 32-bit lane multiply is emulated (`pmuludq` and shuffles), a 16-bit one
-/// (`pmullw`) is one instruction, eight lanes at a time. A 6 MP 4:2:0 decode went from 21.3
-/// to 19.2 ms with that change alone.
-///
-/// **Why the 16-bit forms are exact.** With x = Cb' or Cr' in −128…127 and the constant split
-/// as c = 256 · h + l,
-///
-///     ⌊(c·x + 2^15) / 2^16⌋ = ⌊(h·x + ⌊(l·x + 2^15) / 2^8⌋) / 2^8⌋
-///
-/// because ⌊(⌊a⌋ + n) / m⌋ = ⌊(a + n) / m⌋ for integers n and m > 0. With |h| ≤ 103 and |l| ≤
-/// 94, |h·x| ≤ 13184 and l·x + 2^15 lies in 0…65535, so every term fits 16 bits (the inner
-/// shift is a logical one on the UInt16 bit pattern). Constants too large for that first give
-/// up a multiple of 2^16, which leaves the floor exactly:
-///
-///     91881·x  = 2^16·x   + 26345·x      26345 = 103·256 − 23
-///     116130·x = 2^17·x   − 14942·x     −14942 = −58·256 − 94
-///     −46802·x = −2^16·x  + 18734·x      18734 = 73·256 + 46,  −22554 = −88·256 − 26
-///
-/// (green's two products share one floor: |h| sums to ≤ 161 · 128 = 20608, |l| to ≤ 72 · 128 =
-/// 9216). Each result lies in −227…481, inside Int16. `JPEGColorConversionTests` compares the
-/// two forms on all 2^24 (Y, Cb, Cr) triples.
+/// each clamped to 0…255. `red`, `green` and `blue` are these formulas as written: the
+/// reference, and what the last pixels of a row (fewer than a vector's sixteen) go through.
+/// jdcolor.c keeps the four products in tables indexed by Cb and Cr; here they are computed, in
+/// 16-bit lanes sixteen pixels at a time (`YCCLaneKernels`, which says why that is exact), as
+/// libjpeg-turbo's SIMD kernels compute them.
 ///
 /// Unsafe kernel file: every function reads `width` samples per input row and writes
 /// `width × channels` bytes to `output`.
 enum ColorConversionKernels {
     @inline(__always) static func clamp(_ value: Int32) -> UInt8 { UInt8(truncatingIfNeeded: min(max(value, 0), 255)) }
-    @inline(__always) static func clamp(_ value: Int16) -> UInt8 { UInt8(truncatingIfNeeded: min(max(value, 0), 255)) }
 
     @inline(__always) static func red(_ luma: Int32, _ cr: Int32) -> Int32 { luma + ((91881 &* cr &+ 32768) >> 16) }
     @inline(__always) static func green(_ luma: Int32, _ cb: Int32, _ cr: Int32) -> Int32 {
@@ -43,44 +22,48 @@ enum ColorConversionKernels {
     }
     @inline(__always) static func blue(_ luma: Int32, _ cb: Int32) -> Int32 { luma + ((116130 &* cb &+ 32768) >> 16) }
 
-    /// ⌊(l·x + 2^15) / 2^8⌋ for the split above, as an Int16 (0…255).
-    @inline(__always) static func roundedLow(_ sum: Int16) -> Int16 { Int16(bitPattern: UInt16(bitPattern: sum &+ Int16.min) &>> 8) }
-
-    @inline(__always) static func red16(_ luma: Int16, _ cr: Int16) -> Int16 {
-        luma &+ cr &+ ((cr &* 103 &+ roundedLow(cr &* -23)) &>> 8)
-    }
-    @inline(__always) static func green16(_ luma: Int16, _ cb: Int16, _ cr: Int16) -> Int16 {
-        luma &- cr &+ ((cb &* -88 &+ cr &* 73 &+ roundedLow(cb &* -26 &+ cr &* 46)) &>> 8)
-    }
-    @inline(__always) static func blue16(_ luma: Int16, _ cb: Int16) -> Int16 {
-        luma &+ (cb &<< 1) &+ ((cb &* -58 &+ roundedLow(cb &* -94)) &>> 8)
+    /// The reference formulas for pixel `i` of the rows, clamped.
+    @inline(__always)
+    static func pixel(_ i: Int, _ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>) -> (UInt8, UInt8, UInt8) {
+        let luma = Int32(y[i]), blueDifference = Int32(cb[i]) &- 128, redDifference = Int32(cr[i]) &- 128
+        return (clamp(red(luma, redDifference)), clamp(green(luma, blueDifference, redDifference)), clamp(blue(luma, blueDifference)))
     }
 
-    /// Bound: `i < width`, so inputs are read at 0…width − 1 and outputs written at
-    /// 0…3 · width − 1.
+    /// Bound: inputs are read at 0…width − 1 (the vector body reads pixels i…i + 15 with
+    /// i + 16 < width) and outputs written at 0…3 · width − 1 (its stores reach 3i + 49 <
+    /// 3 · width: two bytes past its pixels, inside the row because one more pixel follows).
     static func yccToRGB(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, width: Int,
                          _ output: UnsafeMutablePointer<UInt8>) {
-        for i in 0..<width {
-            let luma = Int16(y[i]), blueDifference = Int16(cb[i]) &- 128, redDifference = Int16(cr[i]) &- 128
-            output[3 &* i] = clamp(red16(luma, redDifference))
-            output[3 &* i &+ 1] = clamp(green16(luma, blueDifference, redDifference))
-            output[3 &* i &+ 2] = clamp(blue16(luma, blueDifference))
+        var i = 0
+        while i &+ 16 < width {
+            let (r, g, b) = YCCLaneKernels.convert(y + i, cb + i, cr + i)
+            YCCLaneKernels.storeRGB(r, g, b, UnsafeMutableRawPointer(output + 3 &* i))
+            i &+= 16
+        }
+        while i < width {
+            (output[3 &* i], output[3 &* i &+ 1], output[3 &* i &+ 2]) = pixel(i, y, cb, cr)
+            i &+= 1
         }
     }
 
     /// `yccToRGB` into 4-byte pixels in `Order`'s byte order, the fourth byte 255 (an opaque
     /// pixel: what converting the RGB row to RGBA, BGRA, premultiplied or not, gives). A type
-    /// per order keeps the offsets constants, so the loop vectorises as `yccToRGB` does.
-    /// Bound: inputs read at 0…width − 1, outputs written at 0…4 · width − 1.
+    /// per order keeps the offsets constants, so the channel vectors are placed at compile
+    /// time. Bound: inputs read at 0…width − 1 (the vector body at i…i + 15 with i + 16 ≤
+    /// width), outputs written at 0…4 · width − 1.
     static func yccToFourBytes<Order: FourByteRGBOrder>(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>,
-                                                        width: Int, _ output: UnsafeMutablePointer<UInt8>, _: Order.Type) {
-        for i in 0..<width {
-            let luma = Int16(y[i]), blueDifference = Int16(cb[i]) &- 128, redDifference = Int16(cr[i]) &- 128
+                                                        width: Int, _ output: UnsafeMutablePointer<UInt8>, _ order: Order.Type) {
+        var i = 0
+        while i &+ 16 <= width {
+            let (r, g, b) = YCCLaneKernels.convert(y + i, cb + i, cr + i)
+            YCCLaneKernels.storeFour(YCCLaneKernels.ordered(r, g, b, order), UnsafeMutableRawPointer(output + 4 &* i))
+            i &+= 16
+        }
+        while i < width {
             let pixel = output + 4 &* i
-            pixel[Order.red] = clamp(red16(luma, redDifference))
-            pixel[Order.green] = clamp(green16(luma, blueDifference, redDifference))
-            pixel[Order.blue] = clamp(blue16(luma, blueDifference))
+            (pixel[Order.red], pixel[Order.green], pixel[Order.blue]) = Self.pixel(i, y, cb, cr)
             pixel[Order.fill] = 255
+            i &+= 1
         }
     }
 
@@ -133,15 +116,24 @@ enum ColorConversionKernels {
         }
     }
 
-    /// Bound: as `yccToRGB`, 4 · width bytes out.
+    /// YCCK → CMYK: the colour conversion's R, G, B inverted (255 − clamp(x), the byte's
+    /// complement), K as stored. Bound: as `yccToRGB`, 4 · width bytes out (exact stores).
     static func ycckToCMYK(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, _ k: UnsafePointer<UInt8>,
                            width: Int, _ output: UnsafeMutablePointer<UInt8>) {
-        for i in 0..<width {
-            let luma = Int16(y[i]), blueDifference = Int16(cb[i]) &- 128, redDifference = Int16(cr[i]) &- 128
-            output[4 &* i] = clamp(255 &- red16(luma, redDifference))
-            output[4 &* i &+ 1] = clamp(255 &- green16(luma, blueDifference, redDifference))
-            output[4 &* i &+ 2] = clamp(255 &- blue16(luma, blueDifference))
+        var i = 0
+        while i &+ 16 <= width {
+            let (r, g, b) = YCCLaneKernels.convert(y + i, cb + i, cr + i)
+            let black = UnsafeRawPointer(k + i).loadUnaligned(as: YCCLaneKernels.Bytes.self)
+            YCCLaneKernels.storeFour((~r, ~g, ~b, black), UnsafeMutableRawPointer(output + 4 &* i))
+            i &+= 16
+        }
+        while i < width {
+            let (r, g, b) = pixel(i, y, cb, cr)
+            output[4 &* i] = 255 &- r
+            output[4 &* i &+ 1] = 255 &- g
+            output[4 &* i &+ 2] = 255 &- b
             output[4 &* i &+ 3] = k[i]
+            i &+= 1
         }
     }
 
