@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 # The same flags as scripts/test.sh, so the two share one build instead of recompiling each other's.
 for product in pureimage pureimage-conform; do bash scripts/build.sh --product "$product"; done
 tool=.build/release/pureimage
+# Every lane kernel inlined: no call from the library into a standard-library SIMD function.
+bash scripts/kernel-calls.sh "$tool"
 
 # The command-line tool links the library and zlib only; the reference libraries belong to
 # pureimage-conform (which `pureimage conform` runs).

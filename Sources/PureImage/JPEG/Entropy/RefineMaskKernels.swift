@@ -33,7 +33,11 @@ enum RefineMask {
         for quarter in 0..<4 {
             let lanes = raw.loadUnaligned(fromByteOffset: quarter &* 32, as: SIMD16<UInt16>.self)
             // x | −x has its top bit set exactly when x ≠ 0 (−32768 included).
-            let flags = SIMD16<UInt8>(truncatingIfNeeded: (lanes | (SIMD16<UInt16>.zero &- lanes)) &>> 15)
+            let bits = (lanes | (SIMD16<UInt16>.zero &- lanes)) &>> 15
+            // Lane by lane, not the standard library's generic conversion (see `LaneConversions`).
+            @inline(__always) func flag(_ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: bits[i]) }
+            let flags = SIMD16(flag(0), flag(1), flag(2), flag(3), flag(4), flag(5), flag(6), flag(7),
+                               flag(8), flag(9), flag(10), flag(11), flag(12), flag(13), flag(14), flag(15))
             let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
             let low = (halves[0] &* 0x0102_0408_1020_4080) &>> 56
             let high = (halves[1] &* 0x0102_0408_1020_4080) &>> 56

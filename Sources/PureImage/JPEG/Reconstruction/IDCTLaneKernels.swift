@@ -25,18 +25,16 @@ enum IDCTLaneKernels {
     typealias Lane = SIMD8<Int32>
     typealias Block = (Short, Short, Short, Short, Short, Short, Short, Short)
 
-    @inline(__always) static func widen(_ x: Short) -> Lane { Lane(truncatingIfNeeded: x) }
+    @inline(__always) static func widen(_ x: Short) -> Lane { LaneConversions.widen(x) }
 
     /// a·x + b·y in 32 bits: one `pmaddwd` per four lanes.
     @inline(__always) static func pair(_ a: Short, _ x: Int32, _ b: Short, _ y: Int32) -> Lane {
         widen(a) &* x &+ widen(b) &* y
     }
 
-    /// Clamp to −128…127 and add 128, as `IDCTKernels.sample` (`pmaxsw`/`pminsw` on 16-bit lanes).
-    @inline(__always) static func sample(_ x: Short) -> SIMD8<UInt8> {
-        let clamped = pointwiseMin(pointwiseMax(x, Short(repeating: -128)), Short(repeating: 127))
-        return SIMD8<UInt8>(truncatingIfNeeded: clamped) &+ 128
-    }
+    /// Clamp to −128…127 and add 128, as `IDCTKernels.sample`: x + 128 clamped to 0…255 (pass
+    /// 2's values lie in −2^13…2^13 − 1, so adding 128 does not wrap).
+    @inline(__always) static func sample(_ x: Short) -> SIMD8<UInt8> { LaneConversions.clampedBytes(x &+ 128) }
 
     typealias Wide = (Lane, Lane, Lane, Lane, Lane, Lane, Lane, Lane)
 
@@ -71,11 +69,9 @@ enum IDCTLaneKernels {
                 (tmp11 &- o2 &+ round) &>> shift, (tmp10 &- o3 &+ round) &>> shift)
     }
 
-    /// Pass 1's narrowing, the reference's `packssdw`. (`init(clamping:)` would be an
-    /// out-of-line stdlib call per vector.)
-    @inline(__always) static func saturate16(_ x: Lane) -> Short {
-        Short(truncatingIfNeeded: pointwiseMin(pointwiseMax(x, Lane(repeating: -32768)), Lane(repeating: 32767)))
-    }
+    /// Pass 1's narrowing, the reference's `packssdw` (saturating). Its values are 32-bit sums
+    /// shifted right by 11, so |x| ≤ 2^20: far inside the range `saturated16` needs.
+    @inline(__always) static func saturate16(_ x: Lane) -> Short { LaneConversions.narrow(LaneConversions.saturated16(x)) }
 
     @inline(__always) static func saturate16(_ r: Wide) -> Block {
         (saturate16(r.0), saturate16(r.1), saturate16(r.2), saturate16(r.3),
@@ -106,8 +102,8 @@ enum IDCTLaneKernels {
     /// (`pmaxsw`/`pminsw`; on 32-bit lanes SSE2 has no min/max and LLVM emits four
     /// instructions per half).
     @inline(__always) static func truncate16(_ r: Wide) -> Block {
-        (Short(truncatingIfNeeded: r.0), Short(truncatingIfNeeded: r.1), Short(truncatingIfNeeded: r.2), Short(truncatingIfNeeded: r.3),
-         Short(truncatingIfNeeded: r.4), Short(truncatingIfNeeded: r.5), Short(truncatingIfNeeded: r.6), Short(truncatingIfNeeded: r.7))
+        typealias L = LaneConversions
+        return (L.narrow(r.0), L.narrow(r.1), L.narrow(r.2), L.narrow(r.3), L.narrow(r.4), L.narrow(r.5), L.narrow(r.6), L.narrow(r.7))
     }
 
     // Interleaves of two vectors' low or high halves, by 16, 32 and 64 bits: `punpck{l,h}{wd,dq,qdq}`.

@@ -18,7 +18,8 @@
 /// bits (`pmaddwd` on interleaved Cb and Cr lanes; |sum| ≤ 41288 · 128 + 2^15), shifted, and
 /// narrowed (the shifted sum lies in −81…80). Every result lies in −285…538, inside Int16; the
 /// clamp to 0…255 is the narrowing to bytes (`packuswb`). `JPEGColorConversionTests` compares
-/// the row kernels with `red`, `green`, `blue` on all 2^24 (Y, Cb, Cr) triples. (The form this
+/// the row kernels with `red`, `green`, `blue` on all 2^24 (Y, Cb, Cr) triples. Lane types are
+/// converted with `LaneConversions` (why not the standard library's: see there). (The form this
 /// replaced multiplied each constant's high and low bytes separately: twice the multiplies, and
 /// the compiler's own interleave of three byte vectors into 3-byte pixels took 70 instructions
 /// per sixteen pixels; a 3000-pixel row went from 1.43 to 1.13 ns a pixel.)
@@ -29,58 +30,19 @@
 enum YCCLaneKernels {
     typealias Bytes = SIMD16<UInt8>
     typealias Short = SIMD8<Int16>
-    typealias Wide = SIMD8<Int32>
     typealias Words = SIMD8<UInt16>
     typealias Dwords = SIMD4<UInt32>
 
-    // Lane conversions written out lane by lane: the compiler turns each into one or two vector
-    // instructions, or folds it into the operation around it (`pmulhw`, `pmaddwd`, `packuswb`).
-    // The standard library's generic `init(truncatingIfNeeded:)` and `pointwiseMin` compile as
-    // well, but as shared specializations that the optimizer leaves as calls, inlined later only
-    // into functions of the source file the specialization is emitted in: used here, they moved
-    // out of `IDCTLaneKernels.swift`, and its 83 conversions became calls (the IDCT 30 % slower).
-
-    /// Int16 → Int32, sign-extended.
-    @inline(__always) static func widen(_ x: Short) -> Wide {
-        Wide(Int32(x[0]), Int32(x[1]), Int32(x[2]), Int32(x[3]), Int32(x[4]), Int32(x[5]), Int32(x[6]), Int32(x[7]))
-    }
-
-    /// Int32 → Int16, the low 16 bits (callers' values fit).
-    @inline(__always) static func narrow(_ x: Wide) -> Short {
-        Short(Int16(truncatingIfNeeded: x[0]), Int16(truncatingIfNeeded: x[1]), Int16(truncatingIfNeeded: x[2]), Int16(truncatingIfNeeded: x[3]),
-              Int16(truncatingIfNeeded: x[4]), Int16(truncatingIfNeeded: x[5]), Int16(truncatingIfNeeded: x[6]), Int16(truncatingIfNeeded: x[7]))
-    }
-
-    /// Bytes 0…7 (`half` 0) or 8…15 (`half` 1) of `x`, zero-extended.
-    @inline(__always) static func shorts(_ x: Bytes, half: Int) -> Short {
-        let b = 8 &* half
-        return Short(Int16(x[b]), Int16(x[b &+ 1]), Int16(x[b &+ 2]), Int16(x[b &+ 3]),
-                     Int16(x[b &+ 4]), Int16(x[b &+ 5]), Int16(x[b &+ 6]), Int16(x[b &+ 7]))
-    }
-
-    /// Every lane clamped to 0…255: negative lanes masked to 0 by their sign, lanes above 255
-    /// set to all ones by the sign of 255 − x, then the low byte (the compiler sees the
-    /// saturation and emits `packuswb` alone for `clampedBytes`).
-    @inline(__always) static func clamped(_ x: Short) -> Short {
-        let positive = x & ~(x &>> 15)
-        return (positive | ((255 &- positive) &>> 15)) & 255
-    }
-
-    /// Sixteen values clamped to 0…255 as bytes.
-    @inline(__always) static func clampedBytes(_ low: Short, _ high: Short) -> Bytes {
-        let a = clamped(low), b = clamped(high)
-        @inline(__always) func byte(_ x: Int16) -> UInt8 { UInt8(truncatingIfNeeded: x) }
-        return Bytes(byte(a[0]), byte(a[1]), byte(a[2]), byte(a[3]), byte(a[4]), byte(a[5]), byte(a[6]), byte(a[7]),
-                     byte(b[0]), byte(b[1]), byte(b[2]), byte(b[3]), byte(b[4]), byte(b[5]), byte(b[6]), byte(b[7]))
-    }
-
     /// ⌊a · c / 2^16⌋ in every lane: `pmulhw`.
-    @inline(__always) static func multiplyHigh(_ a: Short, _ c: Int32) -> Short { narrow((widen(a) &* c) &>> 16) }
+    @inline(__always) static func multiplyHigh(_ a: Short, _ c: Int32) -> Short {
+        LaneConversions.narrow((LaneConversions.widen(a) &* c) &>> 16)
+    }
 
     /// R, G and B of eight pixels before the clamp (see the type's comment).
     @inline(__always) static func rgb(luma: Short, cb: Short, cr: Short) -> (Short, Short, Short) {
         let red = luma &+ cr &+ ((multiplyHigh(cr &<< 1, 26345) &+ 1) &>> 1)
-        let green = luma &- cr &+ narrow((widen(cb) &* -22554 &+ widen(cr) &* 18734 &+ 32768) &>> 16)
+        let products = LaneConversions.widen(cb) &* -22554 &+ LaneConversions.widen(cr) &* 18734 &+ 32768
+        let green = luma &- cr &+ LaneConversions.narrow(products &>> 16)
         let blue = luma &+ (cb &<< 1) &+ ((multiplyHigh(cb &<< 1, -14942) &+ 1) &>> 1)
         return (red, green, blue)
     }
@@ -90,10 +52,11 @@ enum YCCLaneKernels {
     static func convert(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>) -> (Bytes, Bytes, Bytes) {
         let luma = UnsafeRawPointer(y).loadUnaligned(as: Bytes.self)
         let blue = UnsafeRawPointer(cb).loadUnaligned(as: Bytes.self), red = UnsafeRawPointer(cr).loadUnaligned(as: Bytes.self)
+        typealias L = LaneConversions
         let centre = Short(repeating: 128)
-        let low = rgb(luma: shorts(luma, half: 0), cb: shorts(blue, half: 0) &- centre, cr: shorts(red, half: 0) &- centre)
-        let high = rgb(luma: shorts(luma, half: 1), cb: shorts(blue, half: 1) &- centre, cr: shorts(red, half: 1) &- centre)
-        return (clampedBytes(low.0, high.0), clampedBytes(low.1, high.1), clampedBytes(low.2, high.2))
+        let low = rgb(luma: L.shorts(luma, half: 0), cb: L.shorts(blue, half: 0) &- centre, cr: L.shorts(red, half: 0) &- centre)
+        let high = rgb(luma: L.shorts(luma, half: 1), cb: L.shorts(blue, half: 1) &- centre, cr: L.shorts(red, half: 1) &- centre)
+        return (L.clampedBytes(low.0, high.0), L.clampedBytes(low.1, high.1), L.clampedBytes(low.2, high.2))
     }
 
     // Interleaves of two vectors' low or high halves, by 8, 16 and 32 bits (`punpck{l,h}{bw,wd,dq}`).
