@@ -123,7 +123,8 @@ extension JPEGDecoder {
             for dy in 0..<v {
                 for dx in 0..<h {
                     slots.append(BaselineScan.Slot(component: c, scanIndex: scanIndex, dx: dx, dy: dy, stepX: h, stepY: v,
-                                                   dc: dc.pointers, ac: ac.pointers, plane: store.planes[c]))
+                                                   dc: dc.pointers, ac: ac.pointers, plane: store.planes[c],
+                                                   acNeeded: g.scaledBlockSize > 1))
                 }
             }
         }

@@ -24,7 +24,8 @@ struct BaselineScan: EntropyScan {
         let plane: CoefficientStore.Plane
         /// jdhuff.c `ac_needed`: false when the component's IDCT reads only the DC term (a
         /// 1×1 output block, at 1/8 scale), so a sequential scan decodes past the AC
-        /// coefficients without storing them.
+        /// coefficients without storing them, and a progressive refinement scan reads its
+        /// correction bits without applying them.
         var acNeeded = true
     }
 

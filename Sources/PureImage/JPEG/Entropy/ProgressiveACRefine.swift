@@ -19,6 +19,11 @@ extension BaselineScan {
     /// been written in this block (corrections and the new value go to indices already walked),
     /// so its bit says what the coefficient-by-coefficient walk would have read there.
     ///
+    /// A component whose IDCT reads only the DC term (1×1, at 1/8 scale: `Slot.acNeeded` false)
+    /// takes its correction bits without applying them: they change magnitudes, never which
+    /// coefficients are non-zero (the only thing later scans read of them), and block
+    /// smoothing's estimate of the DC reads neighbours' DC terms only.
+    ///
     /// The bit state lives in a local `HotBits` as in `decodeBlock`: symbols whose code is
     /// within the lookahead and single bits (sign, correction, EOBRUN extension) are taken on
     /// it when they are in hand; anything else goes through the careful calls, which fill at
@@ -29,6 +34,7 @@ extension BaselineScan {
         let lookup = slot.pointee.ac.lookup
         let p1 = Int16(truncatingIfNeeded: 1 << al)
         let m1 = Int16(truncatingIfNeeded: -1 << al)
+        let applies = slot.pointee.acNeeded
         newNonZeroBlock = block
         var bits = HotBits(state.reader)
         // Bound: the scan header keeps 1 ≤ Ss ≤ Se ≤ 63, so every range below lies in 0…63.
@@ -89,7 +95,7 @@ extension BaselineScan {
                 }
                 let stop = zeros == 0 ? se + 1 : zeros.trailingZeroBitCount   // ≤ se + 1 ≤ 64
                 guard takeCorrections(nonZero & RefineMask.indices(from: k, below: stop), &bits, base, end: end,
-                                      closed: closed, block: block, p1: p1, m1: m1) else { return false }
+                                      closed: closed, block: block, p1: p1, m1: m1, applies: applies) else { return false }
                 k = stop
                 if s != 0 {
                     // Bound: k ≤ se + 1 ≤ 64 < 80 entries (64 maps to 63). Past the band (no
@@ -106,7 +112,7 @@ extension BaselineScan {
             // The rest of the band in a block covered by an EOB run: corrections only.
             if k <= se {
                 guard takeCorrections(nonZero & RefineMask.indices(from: k, through: se), &bits, base, end: end,
-                                      closed: closed, block: block, p1: p1, m1: m1) else { return false }
+                                      closed: closed, block: block, p1: p1, m1: m1, applies: applies) else { return false }
             }
             state.eobRun -= 1
         }
@@ -118,19 +124,25 @@ extension BaselineScan {
     /// if the bit is set and the coefficient lacks 2^Al, its magnitude gains 2^Al. Bits in
     /// hand are taken up to 32 at a time; when none is, the careful single-bit read fills (and
     /// may ask to suspend: false), exactly where the coefficient-by-coefficient walk would.
+    /// Without `applies`, the bits are consumed in the same pieces and dropped.
     @inline(__always)
     private mutating func takeCorrections(_ corrections: UInt64, _ bits: inout HotBits, _ base: UnsafePointer<UInt8>, end: Int,
-                                          closed: Bool, block: UnsafeMutablePointer<Int16>, p1: Int16, m1: Int16) -> Bool {
+                                          closed: Bool, block: UnsafeMutablePointer<Int16>, p1: Int16, m1: Int16, applies: Bool) -> Bool {
         var pending = corrections
         while pending != 0 {
             if bits.bitCount == 0 {
                 guard let bit = bits.bit(&state.reader, base, end: end, closed: closed) else { return false }
-                RefineMask.correct(block, natural, at: pending.trailingZeroBitCount, bit: bit, p1: p1, m1: m1)
+                if applies { RefineMask.correct(block, natural, at: pending.trailingZeroBitCount, bit: bit, p1: p1, m1: m1) }
                 pending &= pending &- 1
                 continue
             }
             // 1 ≤ count ≤ 32 ≤ 64: `peek` and `consume` take that many.
             let count = min(pending.nonzeroBitCount, bits.bitCount, 32)
+            guard applies else {
+                bits.consume(count)
+                for _ in 0..<count { pending &= pending &- 1 }
+                continue
+            }
             let word = bits.peek(count)
             bits.consume(count)
             var shift = count
