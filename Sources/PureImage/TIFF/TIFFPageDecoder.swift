@@ -260,12 +260,17 @@ final class TIFFPageDecoder {
                 planeDirty = chunk.dirty
                 return [chunk.bytes]
             }
-            var plane = [UInt8](repeating: 0, count: planeBytes)
+            // The zeroed plane is the page's scratch buffer too (a missing strip declaring 42 MB
+            // cost a fresh 42 MB of zeros per band: seconds for a 4 KB file).
+            if let chunk { recycle(chunk.bytes, dirty: chunk.dirty) }
+            var plane = zeroedBuffer(planeBytes)
+            var copied = 0
             if let decoded = chunk?.bytes, chunkRowBytes > 0 {
                 // Whole rows only, as the general placement copies them.
-                let count = min(rows, decoded.count / chunkRowBytes) * chunkRowBytes
-                plane.replaceSubrange(0 ..< count, with: decoded[0 ..< count])
+                copied = min(rows, decoded.count / chunkRowBytes) * chunkRowBytes
+                plane.replaceSubrange(0 ..< copied, with: decoded[0 ..< copied])
             }
+            planeDirty = copied
             return [plane]
         }
         var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: planeBytes), count: layout.planeCount)
