@@ -16,7 +16,7 @@
 /// 2^16⌋, because ⌊(⌊a⌋ + n) / m⌋ = ⌊(a + n) / m⌋ for integers n and m > 0. 2x lies in
 /// −256…254, so it fits 16 bits. Green's two products share one floor, so they are summed in 32
 /// bits (`pmaddwd` on interleaved Cb and Cr lanes; |sum| ≤ 41288 · 128 + 2^15), shifted, and
-/// narrowed (the shifted sum lies in −81…80). Every result lies in −285…538, inside Int16; the
+/// narrowed (the shifted sum lies in −80…80). Every result lies in −227…480, inside Int16; the
 /// clamp to 0…255 is the narrowing to bytes (`packuswb`). `JPEGColorConversionTests` compares
 /// the row kernels with `red`, `green`, `blue` on all 2^24 (Y, Cb, Cr) triples. Lane types are
 /// converted with `LaneConversions` (why not the standard library's: see there). (The form this
