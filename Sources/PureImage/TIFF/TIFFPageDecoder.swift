@@ -262,7 +262,6 @@ final class TIFFPageDecoder {
             }
             // The zeroed plane is the page's scratch buffer too (a missing strip declaring 42 MB
             // cost a fresh 42 MB of zeros per band: seconds for a 4 KB file).
-            if let chunk { recycle(chunk.bytes, dirty: chunk.dirty) }
             var plane = zeroedBuffer(planeBytes)
             var copied = 0
             if let decoded = chunk?.bytes, chunkRowBytes > 0 {
