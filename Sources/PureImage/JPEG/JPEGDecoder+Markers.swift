@@ -43,6 +43,7 @@ extension JPEGDecoder {
         case JPEGMarker.dht:
             for table in try HuffmanTables.parse(segment) {
                 if table.isDC { dcSpecs[table.index] = table } else { acSpecs[table.index] = table }
+                derivedTables[(table.isDC ? 0 : 4) + table.index] = nil
             }
         case JPEGMarker.dqt:
             for table in try QuantizationTables.parse(segment) { quantTables[table.index] = table.values }

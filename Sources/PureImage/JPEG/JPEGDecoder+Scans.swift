@@ -101,12 +101,8 @@ extension JPEGDecoder {
             try startArithmeticScan(header, segment: segment, geometry: geometry, store: store, kind: kind, zeroBlocks: false)
             return
         }
-        let placeholder: HuffmanTable
-        do {
-            placeholder = try HuffmanTable(HuffmanTables.standardDC0)
-        } catch {
-            throw DecodeError(.malformed, format: .jpeg, offset: segment.bodyOffset, error)
-        }
+        // Stands in for the tables a scan kind does not read (DC refinement reads none).
+        let placeholder = try placeholderTable(at: segment.bodyOffset)
         var slots: [BaselineScan.Slot] = []
         var tables: [HuffmanTable] = [placeholder]
         for (scanIndex, component) in header.components.enumerated() {
@@ -240,12 +236,29 @@ extension JPEGDecoder {
         latched[c] = true
     }
 
+    /// A table that is never read, for the slots of `BaselineScan.Slot` a progressive scan's
+    /// kind leaves unused; built once per decode.
+    func placeholderTable(at offset: Int) throws(DecodeError) -> HuffmanTable {
+        if let placeholder { return placeholder }
+        do {
+            let table = try HuffmanTable(HuffmanTables.standardDC0)
+            placeholder = table
+            return table
+        } catch {
+            throw DecodeError(.malformed, format: .jpeg, offset: offset, error)
+        }
+    }
+
     func huffmanTable(_ index: Int, isDC: Bool, at offset: Int) throws(DecodeError) -> HuffmanTable {
         guard index < 4, let spec = isDC ? dcSpecs[index] : acSpecs[index] else {
             throw DecodeError(.malformed, format: .jpeg, offset: offset, JPEGError.missingHuffmanTable(index, isDC: isDC))
         }
+        let slot = (isDC ? 0 : 4) + index
+        if let built = derivedTables[slot] { return built }
         do {
-            return try HuffmanTable(spec)
+            let table = try HuffmanTable(spec)
+            derivedTables[slot] = table
+            return table
         } catch {
             throw DecodeError(.malformed, format: .jpeg, offset: offset, error)
         }

@@ -32,6 +32,12 @@ final class JPEGDecoder: FormatDecoder {
     var quantTables = [[UInt16]?](repeating: nil, count: 4)
     var dcSpecs = [HuffmanTables.Specification?](repeating: nil, count: 4)
     var acSpecs = [HuffmanTables.Specification?](repeating: nil, count: 4)
+    /// The decoding tables built from `dcSpecs` (0…3) and `acSpecs` (4…7), kept from the scan
+    /// that first used them until a DHT redefines them: a progressive file's ten or so scans,
+    /// and the components sharing a table, build each one once.
+    var derivedTables = [HuffmanTable?](repeating: nil, count: 8)
+    /// `placeholderTable`, once built.
+    var placeholder: HuffmanTable?
     var restartInterval = 0
     /// DAC conditioning for arithmetic scans (defaults until a DAC segment says otherwise).
     var conditioning = ArithmeticConditioning()

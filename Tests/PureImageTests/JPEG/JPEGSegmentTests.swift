@@ -85,27 +85,60 @@ import Testing
         }
     }
 
-    /// `sequentialAC` is `fastAC` plus exactly the EOB and ZRL codes of ≤ 9 bits: every 9-bit
-    /// string starting with one of them gives run 63 (EOB) or 15 (ZRL), value 0 and the code's
-    /// length; every other entry is unchanged.
-    @Test func sequentialACAddsOnlyEOBAndZRL() throws {
-        for spec in [HuffmanTables.standardAC0, HuffmanTables.standardAC1] {
-            let table = try HuffmanTable(spec)
-            var added = 0
-            for index in 0 ..< 1 << HuffmanTable.fastBits {
-                let entry = table.lookup[index >> (HuffmanTable.fastBits - HuffmanTable.lookaheadBits)]
-                let symbol = entry & 0xFF, length = Int32(entry >> 8)
-                if entry != 0 && symbol == 0x00 {
-                    #expect(table.sequentialAC[index] == 63 << 8 | length)
-                    added += 1
-                } else if entry != 0 && symbol == 0xF0 {
-                    #expect(table.sequentialAC[index] == 15 << 8 | length)
-                    added += 1
-                } else {
-                    #expect(table.sequentialAC[index] == table.fastAC[index])
-                }
+    /// The code of ≤ `width` bits that the `width`-bit string `index` starts with, found by
+    /// generating the codes by hand (T.81 C.1 and C.2: lengths in order, each code the previous
+    /// plus one, shifted left when the length grows).
+    static func leadingCode(_ spec: HuffmanTables.Specification, _ index: Int, width: Int) -> (length: Int, symbol: Int)? {
+        var code = 0, position = 0
+        for length in 1...16 {
+            for _ in 0..<spec.counts[length - 1] {
+                if length <= width && index >> (width - length) == code { return (length, Int(spec.symbols[position])) }
+                code += 1
+                position += 1
             }
-            // The standard tables code EOB in 4 and 2 bits (ZRL in 11 and 10, beyond the lookahead).
+            code <<= 1
+        }
+        return nil
+    }
+
+    /// F.2.2.1 EXTEND, as written.
+    static func extend(_ bits: Int, size: Int) -> Int {
+        size == 0 ? 0 : bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
+    }
+
+    /// `fastAC` and `sequentialAC` against F.2.2.2 decoded by hand, for every string of
+    /// `fastBits` bits: a hit consumes a code and the value bits after it (run, EXTEND of them,
+    /// bits used); a miss is a code or value that does not fit. `sequentialAC` adds exactly the
+    /// EOB and ZRL codes (run 63 and 15, value 0, the code's length), 10-bit ones included.
+    @Test func fastACAndSequentialACAreDecodeThenReceiveExtend() throws {
+        // A table with a 10-bit EOB and a 10-bit ZRL, besides the two standard ones (whose EOB
+        // has 4 and 2 bits, ZRL 11 and 10).
+        let long = HuffmanTables.Specification(isDC: false, index: 2, counts: [0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 0],
+                                               symbols: [0x01, 0x11, 0x02, 0x21, 0x03, 0x31, 0x04, 0x41, 0x00, 0xF0])
+        for spec in [HuffmanTables.standardAC0, HuffmanTables.standardAC1, long] {
+            let table = try HuffmanTable(spec)
+            let fast = HuffmanTable.fastBits
+            var hits = 0, added = 0
+            for index in 0 ..< 1 << fast {
+                var expected: Int32 = 0
+                if let (length, symbol) = Self.leadingCode(spec, index, width: fast) {
+                    let run = symbol >> 4, size = symbol & 15
+                    if size > 0 && length + size <= fast {
+                        let bits = (index >> (fast - length - size)) & ((1 << size) - 1)
+                        expected = Int32(Self.extend(bits, size: size)) << 16 | Int32(run << 8 | (length + size))
+                        hits += 1
+                    }
+                    if symbol == 0x00 || symbol == 0xF0 {
+                        #expect(table.fastAC[index] == 0)
+                        #expect(table.sequentialAC[index] == Int32((symbol == 0 ? 63 : 15) << 8 | length))
+                        added += 1
+                        continue
+                    }
+                }
+                #expect(table.fastAC[index] == expected)
+                #expect(table.sequentialAC[index] == expected)
+            }
+            #expect(hits > 1 << (fast - 2))
             #expect(added > 0)
         }
         #expect((64 ..< 128).allSatisfy { JPEGZigZag.naturalPointer[$0] == 63 })
@@ -113,27 +146,27 @@ import Testing
 
     /// `fastDC` against F.2.2.1 decoded by hand: for every string of `fastBits` bits, a hit
     /// consumes the code and its SSSS bits and gives EXTEND of them; a miss is a code or value
-    /// that does not fit.
+    /// that does not fit. A DC table fills no AC entries.
     @Test func fastDCIsDecodeThenReceiveExtend() throws {
-        for spec in [HuffmanTables.standardDC0, HuffmanTables.standardDC1] {
+        // Standard DC1 has a 10-bit code (SSSS 10, too long with its bits); this one has a
+        // 10-bit code for SSSS 0, which fits.
+        let long = HuffmanTables.Specification(isDC: true, index: 2, counts: [0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 0],
+                                               symbols: [1, 2, 3, 4, 5, 6, 7, 8, 9, 0])
+        for spec in [HuffmanTables.standardDC0, HuffmanTables.standardDC1, long] {
             let table = try HuffmanTable(spec)
             let fast = HuffmanTable.fastBits
             var hits = 0
             for index in 0 ..< 1 << fast {
-                let entry = table.lookup[index >> (fast - HuffmanTable.lookaheadBits)]
-                let length = Int(entry >> 8), size = Int(entry & 0xFF)
-                let expected: Int32
-                if entry != 0 && length + size <= fast {
+                var expected: Int32 = 0
+                if let (length, size) = Self.leadingCode(spec, index, width: fast), length + size <= fast {
                     let bits = (index >> (fast - length - size)) & ((1 << size) - 1)
-                    let diff = size == 0 ? 0 : bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
-                    expected = Int32(diff) << 16 | Int32(length + size)
+                    expected = Int32(Self.extend(bits, size: size)) << 16 | Int32(length + size)
                     hits += 1
-                } else {
-                    expected = 0
                 }
                 #expect(table.fastDC[index] == expected)
+                #expect(table.fastAC[index] == 0 && table.sequentialAC[index] == 0)
             }
-            #expect(hits > 1 << (fast - 1))  // most strings: the short SSSS codes
+            #expect(hits > 1 << (fast - 2))
         }
     }
 

@@ -83,14 +83,22 @@ final class HuffmanTable {
         if spec.isDC, let bad = spec.symbols.prefix(sizes.count).first(where: { $0 > (lossless ? 16 : 15) }) {
             throw .badHuffmanTable("DC symbol \(bad)")
         }
-        lookup = .allocate(capacity: 1 << HuffmanTable.lookaheadBits)
-        lookup.initialize(repeating: 0, count: 1 << HuffmanTable.lookaheadBits)
-        maxCode = .allocate(capacity: 18)
+        // One allocation for every table (a table is built once per DHT definition and kept:
+        // `JPEGDecoder.huffmanTable`); 16-byte alignment suits each part's element type.
+        let fastCount = 1 << HuffmanTable.fastBits, lookupCount = 1 << HuffmanTable.lookaheadBits
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: HuffmanTable.byteCount, alignment: 16)
+        self.memory = memory
+        // Zero is "no entry" in every combined and lookahead table (set before the parts are
+        // bound to their types).
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: HuffmanTable.byteCount)
+        fastAC = memory.bindMemory(to: Int32.self, capacity: fastCount)
+        sequentialAC = (memory + 4 * fastCount).bindMemory(to: Int32.self, capacity: fastCount)
+        fastDC = (memory + 8 * fastCount).bindMemory(to: Int32.self, capacity: fastCount)
+        maxCode = (memory + 12 * fastCount).bindMemory(to: Int32.self, capacity: 18)
+        valueOffset = (memory + 12 * fastCount + 72).bindMemory(to: Int32.self, capacity: 18)
+        lookup = (memory + 12 * fastCount + 144).bindMemory(to: UInt16.self, capacity: lookupCount)
+        symbols = (memory + 12 * fastCount + 144 + 2 * lookupCount).bindMemory(to: UInt8.self, capacity: 256)
         maxCode.initialize(repeating: -1, count: 18)
-        valueOffset = .allocate(capacity: 18)
-        valueOffset.initialize(repeating: 0, count: 18)
-        symbols = .allocate(capacity: 256)
-        symbols.initialize(repeating: 0, count: 256)
         for (index, symbol) in spec.symbols.prefix(sizes.count).enumerated() { symbols[index] = symbol }
         // Figure F.15: MAXCODE and VALPTR (as an offset).
         p = 0
@@ -108,44 +116,56 @@ final class HuffmanTable {
         for index in 0..<sizes.count where sizes[index] <= look {
             let length = sizes[index]
             let first = codes[index] << (look - length)
-            for fill in 0..<(1 << (look - length)) {
-                lookup[first + fill] = UInt16(length << 8) | UInt16(spec.symbols[index])
-            }
+            (lookup + first).initialize(repeating: UInt16(length << 8) | UInt16(spec.symbols[index]), count: 1 << (look - length))
         }
-        // The combined tables, indexed by `fastBits` ≥ `lookaheadBits` bits: the code is looked
-        // up by the first `lookaheadBits` of them.
+        // The combined tables, indexed by `fastBits` bits: a code of `length` bits followed by
+        // its `size` value bits fills the 2^(fastBits − length − size) entries that start with
+        // them. Only the tables of the table's class are filled (a DC table's AC tables stay
+        // empty, and the other way round): the scans read only those.
         let fast = HuffmanTable.fastBits
-        fastAC = .allocate(capacity: 1 << fast)
-        fastAC.initialize(repeating: 0, count: 1 << fast)
-        sequentialAC = .allocate(capacity: 1 << fast)
-        sequentialAC.initialize(repeating: 0, count: 1 << fast)
-        fastDC = .allocate(capacity: 1 << fast)
-        fastDC.initialize(repeating: 0, count: 1 << fast)
-        for index in 0..<(1 << fast) {
-            let entry = Int(lookup[index >> (fast - look)])
-            let length = entry >> 8, symbol = entry & 0xFF
-            guard length > 0 else { continue }
-            let run = symbol >> 4, size = symbol & 15
-            if length + size <= fast {
-                // F.2.2.1 EXTEND of the `size` bits after the code.
-                let bits = (index >> (fast - length - size)) & ((1 << size) - 1)
-                let value = size == 0 ? 0 : bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
-                if size > 0 { fastAC[index] = Int32(value) << 16 | Int32(run << 8) | Int32(length + size) }
-                if symbol <= 15 { fastDC[index] = Int32(value) << 16 | Int32(length + size) }
+        for index in 0..<sizes.count where sizes[index] <= fast {
+            let length = sizes[index], symbol = Int(spec.symbols[index])
+            let first = codes[index] << (fast - length)
+            if spec.isDC {
+                guard length + symbol <= fast else { continue }   // symbol is SSSS ≤ 15 (checked above)
+                let span = 1 << (fast - length - symbol)
+                for bits in 0..<(1 << symbol) {
+                    let entry = Int32(HuffmanTable.extend(bits, size: symbol)) << 16 | Int32(length + symbol)
+                    (fastDC + first + bits * span).initialize(repeating: entry, count: span)
+                }
+                continue
             }
-            sequentialAC[index] = fastAC[index]
-            if symbol == 0x00 { sequentialAC[index] = Int32(63 << 8 | length) }  // EOB
-            if symbol == 0xF0 { sequentialAC[index] = Int32(15 << 8 | length) }  // ZRL
+            let run = symbol >> 4, size = symbol & 15
+            if size == 0 {
+                // EOB and ZRL (other run/size 0 symbols are not codes T.81 defines: they stay
+                // misses and take the careful path, which treats them as libjpeg does).
+                if symbol == 0x00 || symbol == 0xF0 {
+                    let entry = Int32((symbol == 0 ? 63 : 15) << 8 | length)
+                    (sequentialAC + first).initialize(repeating: entry, count: 1 << (fast - length))
+                }
+                continue
+            }
+            guard length + size <= fast else { continue }
+            let span = 1 << (fast - length - size)
+            for bits in 0..<(1 << size) {
+                let entry = Int32(HuffmanTable.extend(bits, size: size)) << 16 | Int32(run << 8) | Int32(length + size)
+                (fastAC + first + bits * span).initialize(repeating: entry, count: span)
+                (sequentialAC + first + bits * span).initialize(repeating: entry, count: span)
+            }
         }
     }
 
+    /// F.2.2.1 EXTEND: `size` received bits as a signed value.
+    private static func extend(_ bits: Int, size: Int) -> Int {
+        size == 0 ? 0 : bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits
+    }
+
+    /// Bytes of the one allocation: three combined tables, MAXCODE, VALPTR, lookahead, symbols.
+    private static let byteCount = 12 << fastBits + 144 + 2 << lookaheadBits + 256
+
+    private let memory: UnsafeMutableRawPointer
+
     deinit {
-        fastAC.deallocate()
-        sequentialAC.deallocate()
-        fastDC.deallocate()
-        lookup.deallocate()
-        maxCode.deallocate()
-        valueOffset.deallocate()
-        symbols.deallocate()
+        memory.deallocate()
     }
 }
