@@ -23,20 +23,23 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// transform's samples; only for 8-bit samples and the gray and RGB transforms (`FourByteRGB.writes`).
     let fourByte: FourByteRGB?
 
-    private var planes: [UnsafeMutablePointer<Sample>] = []
-    private var planeStrides: [Int] = []
-    private var planeRows: [Int] = []
+    // Set once in init: `let`, so that reading them takes no dynamic exclusivity check (a
+    // `var` array of a class is checked on every access the optimizer cannot prove safe, and
+    // `upsampleRow` reads four of them per component per output row).
+    private let planes: [UnsafeMutablePointer<Sample>]
+    private let planeStrides: [Int]
+    private let planeRows: [Int]
     /// Per component: how many sample rows from the top are reconstructed.
     private(set) var rowsReady: [Int]
     /// Per component: the dequantization multipliers, zero until latched (`JPEGQuantTable`).
-    private var quant: [UnsafeMutablePointer<Int32>] = []
-    private var upsampled: [UnsafeMutablePointer<Sample>] = []
+    private let quant: [UnsafeMutablePointer<Int32>]
+    private let upsampled: [UnsafeMutablePointer<Sample>]
     private let workspace: UnsafeMutablePointer<Int32>
     /// h2v2 fancy upsampling's column sums, one row of the widest component.
     private let columnSums: UnsafeMutablePointer<UInt16>
     private let budget: MemoryBudget
     /// Planes and scratch rows (reserved at creation) and the output (reserved when allocated).
-    private var reservedBytes = 0
+    private let reservedBytes: Int
 
     /// Output pixels, `rowBytes` per row. Allocated when the first row is emitted (a file cut
     /// before its pixel data, or a header probe, never touches memory for it), and not zeroed:
@@ -93,7 +96,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     /// top to bottom. Output row y reads at
     /// most one sample row above the MCU row being finished (h1v2/h2v2 context), and rows are
     /// emitted as soon as they are ready, so three MCU rows never wrap onto a row still needed.
-    private var ringRows: [Int] = []
+    private let ringRows: [Int]
 
     /// `ringMCURows`: per component, the sample rows of one MCU row (the planes are rings of
     /// three of them). Callers reconstruct MCU rows in order, each followed by `emitRows()`.
@@ -114,6 +117,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
         outputBytes = try SizeMath.checkImage(width: geometry.outputWidth, height: geometry.outputHeight, bytesPerPixel: channels * sampleBytes,
                                               limits: limits, format: .jpeg, offset: nil)
         var planeBytes = 0
+        var ringRows: [Int] = []
         for (c, component) in geometry.components.enumerated() {
             let size = component.scaledBlockSize
             let full = component.heightInBlocks * size
@@ -134,10 +138,13 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
         try budget.reserve(planeBytes + scratchBytes + heldOutput, format: .jpeg, offset: nil)
         self.budget = budget
         reservedBytes = planeBytes + scratchBytes + heldOutput
+        self.ringRows = ringRows
         workspace = .allocate(capacity: 128)
         rowsReady = [Int](repeating: 0, count: geometry.components.count)
         columnSums = .allocate(capacity: max(1, widest))
         columnSums.initialize(repeating: 0, count: max(1, widest))
+        var planes: [UnsafeMutablePointer<Sample>] = [], planeStrides: [Int] = [], planeRows: [Int] = []
+        var quant: [UnsafeMutablePointer<Int32>] = [], upsampled: [UnsafeMutablePointer<Sample>] = []
         for (c, component) in geometry.components.enumerated() {
             let size = component.scaledBlockSize
             let stride = component.widthInBlocks * size
@@ -157,6 +164,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
             row.initialize(repeating: 0, count: expanded)
             upsampled.append(row)
         }
+        (self.planes, self.planeStrides, self.planeRows, self.quant, self.upsampled) = (planes, planeStrides, planeRows, quant, upsampled)
     }
 
     deinit {
