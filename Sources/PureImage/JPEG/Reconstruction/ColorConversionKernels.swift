@@ -6,7 +6,10 @@
 ///     B = Y + ((116130 · Cb' + 2^15) >> 16)                     (1.77200)       Cb' = Cb − 128, Cr' = Cr − 128
 ///
 /// each clamped to 0…255. `red`, `green` and `blue` are these formulas as written: the
-/// reference, and what the last pixels of a row (fewer than a vector's sixteen) go through.
+/// reference, and what rows narrower than a vector's sixteen pixels go through. A wider row's
+/// last pixels are converted by one more vector step that ends at the row's end and overlaps
+/// the previous one (the overlapped pixels are written twice, with the same values): on a
+/// 160-pixel row the scalar tail was a tenth of the pixels and about half of the time.
 /// jdcolor.c keeps the four products in tables indexed by Cb and Cr; here they are computed, in
 /// 16-bit lanes sixteen pixels at a time (`YCCLaneKernels`, which says why that is exact), as
 /// libjpeg-turbo's SIMD kernels compute them.
@@ -30,8 +33,9 @@ enum ColorConversionKernels {
     }
 
     /// Bound: inputs are read at 0…width − 1 (the vector body reads pixels i…i + 15 with
-    /// i + 16 < width) and outputs written at 0…3 · width − 1 (its stores reach 3i + 49 <
-    /// 3 · width: two bytes past its pixels, inside the row because one more pixel follows).
+    /// i + 16 < width, the last step i = width − 17) and outputs written at 0…3 · width − 1
+    /// (its stores reach 3i + 49 < 3 · width: two bytes past its pixels, inside the row
+    /// because one more pixel follows; the scalar formula writes that last pixel after them).
     static func yccToRGB(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, width: Int,
                          _ output: UnsafeMutablePointer<UInt8>) {
         var i = 0
@@ -39,6 +43,12 @@ enum ColorConversionKernels {
             let (r, g, b) = YCCLaneKernels.convert(y + i, cb + i, cr + i)
             YCCLaneKernels.storeRGB(r, g, b, UnsafeMutableRawPointer(output + 3 &* i))
             i &+= 16
+        }
+        if width > 17 && i < width &- 1 {
+            let last = width &- 17
+            let (r, g, b) = YCCLaneKernels.convert(y + last, cb + last, cr + last)
+            YCCLaneKernels.storeRGB(r, g, b, UnsafeMutableRawPointer(output + 3 &* last))
+            i = width &- 1
         }
         while i < width {
             (output[3 &* i], output[3 &* i &+ 1], output[3 &* i &+ 2]) = pixel(i, y, cb, cr)
@@ -50,7 +60,7 @@ enum ColorConversionKernels {
     /// pixel: what converting the RGB row to RGBA, BGRA, premultiplied or not, gives). A type
     /// per order keeps the offsets constants, so the channel vectors are placed at compile
     /// time. Bound: inputs read at 0…width − 1 (the vector body at i…i + 15 with i + 16 ≤
-    /// width), outputs written at 0…4 · width − 1.
+    /// width, the last step i = width − 16), outputs written at 0…4 · width − 1.
     static func yccToFourBytes<Order: FourByteRGBOrder>(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>,
                                                         width: Int, _ output: UnsafeMutablePointer<UInt8>, _ order: Order.Type) {
         var i = 0
@@ -58,6 +68,12 @@ enum ColorConversionKernels {
             let (r, g, b) = YCCLaneKernels.convert(y + i, cb + i, cr + i)
             YCCLaneKernels.storeFour(YCCLaneKernels.ordered(r, g, b, order), UnsafeMutableRawPointer(output + 4 &* i))
             i &+= 16
+        }
+        if width >= 16 && i < width {
+            let last = width &- 16
+            let (r, g, b) = YCCLaneKernels.convert(y + last, cb + last, cr + last)
+            YCCLaneKernels.storeFour(YCCLaneKernels.ordered(r, g, b, order), UnsafeMutableRawPointer(output + 4 &* last))
+            i = width
         }
         while i < width {
             let pixel = output + 4 &* i
@@ -117,7 +133,7 @@ enum ColorConversionKernels {
     }
 
     /// YCCK → CMYK: the colour conversion's R, G, B inverted (255 − clamp(x), the byte's
-    /// complement), K as stored. Bound: as `yccToRGB`, 4 · width bytes out (exact stores).
+    /// complement), K as stored. Bound: as `yccToFourBytes` (exact stores).
     static func ycckToCMYK(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, _ k: UnsafePointer<UInt8>,
                            width: Int, _ output: UnsafeMutablePointer<UInt8>) {
         var i = 0
@@ -126,6 +142,13 @@ enum ColorConversionKernels {
             let black = UnsafeRawPointer(k + i).loadUnaligned(as: YCCLaneKernels.Bytes.self)
             YCCLaneKernels.storeFour((~r, ~g, ~b, black), UnsafeMutableRawPointer(output + 4 &* i))
             i &+= 16
+        }
+        if width >= 16 && i < width {
+            let last = width &- 16
+            let (r, g, b) = YCCLaneKernels.convert(y + last, cb + last, cr + last)
+            let black = UnsafeRawPointer(k + last).loadUnaligned(as: YCCLaneKernels.Bytes.self)
+            YCCLaneKernels.storeFour((~r, ~g, ~b, black), UnsafeMutableRawPointer(output + 4 &* last))
+            i = width
         }
         while i < width {
             let (r, g, b) = pixel(i, y, cb, cr)
