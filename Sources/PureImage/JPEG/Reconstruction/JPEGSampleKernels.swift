@@ -83,7 +83,7 @@ enum EightBitSamples: JPEGSampleKernels {
 
     static func h2v2Fancy(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width: Int, sums: UnsafeMutablePointer<UInt16>,
                           _ output: UnsafeMutablePointer<UInt8>) {
-        UpsamplingKernels.h2v2Fancy(near: near, far: far, width: width, sums: sums, output)
+        UpsamplingLaneKernels.h2v2Fancy(near: near, far: far, width: width, sums: sums, output)
     }
 
     static func yccToRGB(_ y: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, width: Int,
