@@ -50,7 +50,7 @@ final class TIFFPageDecoder {
         }
         scratch = nil   // `reused` is then the storage's only reference: cleared in place
         let end = min(dirty, count)
-        if end > 0 { reused.withUnsafeMutableBytes { $0[0 ..< end].initializeMemory(as: UInt8.self, repeating: 0) } }
+        if end > 0 { reused.withUnsafeMutableBytes { _ = $0[0 ..< end].initializeMemory(as: UInt8.self, repeating: 0) } }
         return reused
     }
 
