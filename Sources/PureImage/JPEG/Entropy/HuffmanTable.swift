@@ -59,28 +59,19 @@ final class HuffmanTable {
     /// 256 codes, codes that fit their lengths (C.2 never produces an all-ones code), and DC
     /// symbols 0…15 (0…16 in a lossless scan, whose SSSS 16 is the difference 32768, H.1.2.2).
     init(_ spec: HuffmanTables.Specification, lossless: Bool = false) throws(JPEGError) {
-        // Figure C.1: HUFFSIZE.
-        var sizes: [Int] = []
+        // The checks first, so that nothing is allocated when one fails. Figures C.1 and C.2
+        // give the codes of each length consecutive values, the first one the previous
+        // length's next code doubled: after the codes of length L the next code must still
+        // fit L bits.
+        let total = spec.counts.reduce(0, +)
+        guard total <= 256, total <= spec.symbols.count else { throw .badHuffmanTable("\(total) codes") }
+        var next = 0
         for length in 1...16 {
-            for _ in 0..<spec.counts[length - 1] { sizes.append(length) }
+            next += spec.counts[length - 1]
+            guard next < 1 << length else { throw .badHuffmanTable("code lengths overflow at length \(length)") }
+            next <<= 1
         }
-        guard sizes.count <= 256, sizes.count <= spec.symbols.count else { throw .badHuffmanTable("\(sizes.count) codes") }
-        // Figure C.2: HUFFCODE.
-        var codes = [Int](repeating: 0, count: sizes.count)
-        var code = 0
-        var p = 0
-        var size = sizes.first ?? 0
-        while p < sizes.count {
-            while p < sizes.count && sizes[p] == size {
-                codes[p] = code
-                code += 1
-                p += 1
-            }
-            guard code < 1 << size else { throw .badHuffmanTable("code lengths overflow at length \(size)") }
-            code <<= 1
-            size += 1
-        }
-        if spec.isDC, let bad = spec.symbols.prefix(sizes.count).first(where: { $0 > (lossless ? 16 : 15) }) {
+        if spec.isDC, let bad = spec.symbols.prefix(total).first(where: { $0 > (lossless ? 16 : 15) }) {
             throw .badHuffmanTable("DC symbol \(bad)")
         }
         // One allocation for every table (a table is built once per DHT definition and kept:
@@ -99,59 +90,64 @@ final class HuffmanTable {
         lookup = (memory + 12 * fastCount + 144).bindMemory(to: UInt16.self, capacity: lookupCount)
         symbols = (memory + 12 * fastCount + 144 + 2 * lookupCount).bindMemory(to: UInt8.self, capacity: 256)
         maxCode.initialize(repeating: -1, count: 18)
-        for (index, symbol) in spec.symbols.prefix(sizes.count).enumerated() { symbols[index] = symbol }
-        // Figure F.15: MAXCODE and VALPTR (as an offset).
-        p = 0
+        maxCode[17] = 0xFFFFF
+        // One pass over the codes in order (C.1, C.2), filling for each: F.15's MAXCODE and
+        // VALPTR (as an offset), the lookahead entries of a code of ≤ 9 bits, and the combined
+        // entries (`fill`) of a code of ≤ `fastBits` bits.
+        var code = 0, position = 0
         for length in 1...16 {
             let count = spec.counts[length - 1]
             if count > 0 {
-                valueOffset[length] = Int32(p - codes[p])
-                p += count
-                maxCode[length] = Int32(codes[p - 1])
+                valueOffset[length] = Int32(position - code)
+                maxCode[length] = Int32(code + count - 1)
             }
+            for _ in 0..<count {
+                let symbol = spec.symbols[position]
+                symbols[position] = symbol
+                if length <= HuffmanTable.lookaheadBits {
+                    let shift = HuffmanTable.lookaheadBits - length
+                    (lookup + code << shift).initialize(repeating: UInt16(length << 8) | UInt16(symbol), count: 1 << shift)
+                }
+                if length <= HuffmanTable.fastBits { fill(code: code, length: length, symbol: Int(symbol), isDC: spec.isDC) }
+                code += 1
+                position += 1
+            }
+            code <<= 1
         }
-        maxCode[17] = 0xFFFFF
-        // Lookahead: every 9-bit string that starts with a code of length ≤ 9.
-        let look = HuffmanTable.lookaheadBits
-        for index in 0..<sizes.count where sizes[index] <= look {
-            let length = sizes[index]
-            let first = codes[index] << (look - length)
-            (lookup + first).initialize(repeating: UInt16(length << 8) | UInt16(spec.symbols[index]), count: 1 << (look - length))
-        }
-        // The combined tables, indexed by `fastBits` bits: a code of `length` bits followed by
-        // its `size` value bits fills the 2^(fastBits − length − size) entries that start with
-        // them. Only the tables of the table's class are filled (a DC table's AC tables stay
-        // empty, and the other way round): the scans read only those.
+    }
+
+    /// The combined entries of one code of `length` ≤ `fastBits` bits: each value its `size`
+    /// bits can hold fills the 2^(fastBits − length − size) entries that start with the code
+    /// and those bits. Only the tables of the table's class are filled (a DC table's AC tables
+    /// stay empty, and the other way round): the scans read only those.
+    private func fill(code: Int, length: Int, symbol: Int, isDC: Bool) {
         let fast = HuffmanTable.fastBits
-        for index in 0..<sizes.count where sizes[index] <= fast {
-            let length = sizes[index], symbol = Int(spec.symbols[index])
-            let first = codes[index] << (fast - length)
-            if spec.isDC {
-                guard length + symbol <= fast else { continue }   // symbol is SSSS ≤ 15 (checked above)
-                let span = 1 << (fast - length - symbol)
-                for bits in 0..<(1 << symbol) {
-                    let entry = Int32(HuffmanTable.extend(bits, size: symbol)) << 16 | Int32(length + symbol)
-                    (fastDC + first + bits * span).initialize(repeating: entry, count: span)
-                }
-                continue
+        let first = code << (fast - length)
+        if isDC {
+            guard length + symbol <= fast else { return }   // symbol is SSSS ≤ 15 (checked)
+            let span = 1 << (fast - length - symbol)
+            for bits in 0..<(1 << symbol) {
+                let entry = Int32(HuffmanTable.extend(bits, size: symbol)) << 16 | Int32(length + symbol)
+                (fastDC + first + bits * span).initialize(repeating: entry, count: span)
             }
-            let run = symbol >> 4, size = symbol & 15
-            if size == 0 {
-                // EOB and ZRL (other run/size 0 symbols are not codes T.81 defines: they stay
-                // misses and take the careful path, which treats them as libjpeg does).
-                if symbol == 0x00 || symbol == 0xF0 {
-                    let entry = Int32((symbol == 0 ? 63 : 15) << 8 | length)
-                    (sequentialAC + first).initialize(repeating: entry, count: 1 << (fast - length))
-                }
-                continue
+            return
+        }
+        let run = symbol >> 4, size = symbol & 15
+        if size == 0 {
+            // EOB and ZRL (other run/size 0 symbols are not codes T.81 defines: they stay
+            // misses and take the careful path, which treats them as libjpeg does).
+            if symbol == 0x00 || symbol == 0xF0 {
+                let entry = Int32((symbol == 0 ? 63 : 15) << 8 | length)
+                (sequentialAC + first).initialize(repeating: entry, count: 1 << (fast - length))
             }
-            guard length + size <= fast else { continue }
-            let span = 1 << (fast - length - size)
-            for bits in 0..<(1 << size) {
-                let entry = Int32(HuffmanTable.extend(bits, size: size)) << 16 | Int32(run << 8) | Int32(length + size)
-                (fastAC + first + bits * span).initialize(repeating: entry, count: span)
-                (sequentialAC + first + bits * span).initialize(repeating: entry, count: span)
-            }
+            return
+        }
+        guard length + size <= fast else { return }
+        let span = 1 << (fast - length - size)
+        for bits in 0..<(1 << size) {
+            let entry = Int32(HuffmanTable.extend(bits, size: size)) << 16 | Int32(run << 8) | Int32(length + size)
+            (fastAC + first + bits * span).initialize(repeating: entry, count: span)
+            (sequentialAC + first + bits * span).initialize(repeating: entry, count: span)
         }
     }
 
