@@ -35,6 +35,8 @@ struct PixelConverter {
         /// 8-bit indices to a 4-byte 8-bit format: one word per palette entry.
         case indices(words: [UInt32])
         case kernel(ConversionKernel)
+        /// Straight RGBA8 to RGB8 (AlphaDropKernel.swift).
+        case alphaDrop(AlphaDropKernel)
         case general(GeneralConversion)
     }
 
@@ -47,7 +49,7 @@ struct PixelConverter {
     /// the target has; it is given zeroed rows.
     var writesWholeRows: Bool {
         switch path {
-        case .copy, .wide, .wideExpansion, .reorder, .packed, .indices, .kernel: return true
+        case .copy, .wide, .wideExpansion, .reorder, .packed, .indices, .kernel, .alphaDrop: return true
         case .general: return false
         }
     }
@@ -92,6 +94,8 @@ struct PixelConverter {
             path = .kernel(kernel)
         } else if let reorder = ByteReorderKernel(from: source, to: target) {
             path = .reorder(reorder)
+        } else if let drop = AlphaDropKernel(from: source, to: target) {
+            path = .alphaDrop(drop)
         } else {
             path = .general(GeneralConversion(from: source, to: target))
         }
@@ -127,6 +131,8 @@ struct PixelConverter {
             Self.lookUpIndices(words, width: width, height: rows, from: source, into: target)
         case .kernel(let kernel):
             kernel.run(width: width, height: rows, from: source, into: target)
+        case .alphaDrop(let drop):
+            drop.run(width: width, height: rows, from: source, into: target)
         case .general(let general):
             general.run(width: width, height: rows, from: source, into: target)
         }

@@ -304,6 +304,37 @@ extension ConversionKernelTests {
 }
 
 extension ConversionKernelTests {
+    /// Straight RGBA8 to RGB8 (`AlphaDropKernel`, the PPM writer's conversion): the same bytes
+    /// as `GeneralConversion` for every alpha value (random colours, padded rows), whole and in
+    /// place (the same rows read and written).
+    @Test func alphaDropEqualsTheGeneralRoute() throws {
+        let width = 256, height = 3
+        var seed: UInt32 = 41
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        let rowBytes = width * 4 + 5
+        var bytes = (0 ..< rowBytes * height).map { _ in next() }
+        // Row 0: every alpha 0…255 once; rows 1 and 2 random, with an opaque run.
+        for x in 0..<width { bytes[4 * x + 3] = UInt8(x) }
+        for x in 0..<64 { bytes[2 * rowBytes + 4 * x + 3] = 255 }
+        let bitmap = try Bitmap(width: width, height: height, format: .rgba8, bytesPerRow: rowBytes, bytes: bytes)
+        #expect(AlphaDropKernel(from: .rgba8, to: .rgb8) != nil)
+        #expect(AlphaDropKernel(from: .rgba8Premultiplied, to: .rgb8) == nil)
+        var general = try Bitmap(zeroedWidth: width, height: height, format: .rgb8)
+        GeneralConversion(from: .rgba8, to: .rgb8).run(from: bitmap, into: &general)
+        let fast = try bitmap.converted(to: .rgb8, bytesPerRow: general.bytesPerRow)
+        #expect(fast.bytes == general.bytes)
+        let converter = try PixelConverter(from: .rgba8, significantBits: 8, to: .rgb8, pixels: width * height)
+        var inPlace = bytes
+        inPlace.withUnsafeMutableBytes { rows in
+            converter.convert(width: width, rows: height, from: PixelRows(base: UnsafeRawPointer(rows.baseAddress!), bytesPerRow: rowBytes),
+                              into: MutablePixelRows(base: rows.baseAddress!, bytesPerRow: rowBytes))
+        }
+        let pixelRowBytes = width * 3
+        #expect((0 ..< height).allSatisfy { y in
+            inPlace[y * rowBytes ..< y * rowBytes + pixelRowBytes] == general.bytes[y * general.bytesPerRow ..< y * general.bytesPerRow + pixelRowBytes]
+        })
+    }
+
     /// Conversions that only move bytes (`ByteReorderKernel`): the same bytes as
     /// `GeneralConversion` for every colour model, both depths, every byte order and alpha
     /// position of the same alpha kind, on random pixels (every alpha value) with padded rows.
