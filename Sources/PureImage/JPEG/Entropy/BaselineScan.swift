@@ -495,13 +495,15 @@ struct BaselineScan: EntropyScan {
             bitCount &-= count
         }
 
-        /// `ensure(17)`: true when ≥ 17 bits are in hand or a fill completed, false when
-        /// `EntropyBitReader.fill` asks to suspend. The 8-byte case of `fill` (8 bytes in hand,
-        /// no 0xFF among them, no marker met) runs here on the locals; anything else goes
-        /// through `fill` itself. Bound: position + 8 ≤ end ≤ bytes.count for the load.
+        /// `ensure(minimum)` (17 by default; the lossless scan asks for 33): true when that many
+        /// bits are in hand or a fill completed, false when `EntropyBitReader.fill` asks to
+        /// suspend. The 8-byte case of `fill` (8 bytes in hand, no 0xFF among them, no marker
+        /// met) runs here on the locals; anything else goes through `fill` itself. Bound:
+        /// position + 8 ≤ end ≤ bytes.count for the load; minimum ≤ 57, which one fill reaches.
         @inline(__always)
-        mutating func refill(_ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Bool {
-            if bitCount >= 17 { return true }
+        mutating func refill(_ reader: inout EntropyBitReader, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool,
+                             minimum: Int = 17) -> Bool {
+            if bitCount >= minimum { return true }
             let position = reader.position
             if reader.marker < 0 && position + 8 <= end {
                 let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))

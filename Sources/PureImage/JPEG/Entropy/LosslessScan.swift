@@ -197,24 +197,30 @@ struct LosslessScan: EntropyScan {
                 units.append((buffers.differences(ci, line: interleaved ? yy : rowInIMCURow), table, component.h))
             }
         }
+        // The bit state in locals for the row (as `BaselineScan.decodeBlock`), written back
+        // before the careful paths and at the end. On a suspension the caller restores the
+        // state saved before the row, so what is left in the reader then does not matter.
+        var bits = BaselineScan.HotBits(state.reader)
         if units.count == 1 {
             // One component, one sample per MCU: the whole line in one loop.
             let (row, table, _) = units[0]
             for x in 0..<mcusPerRow {
-                guard let difference = decodeHuffman(table, base, end: end, closed: closed) else { return false }
+                guard let difference = decodeHuffman(&bits, table, base, end: end, closed: closed) else { return false }
                 row[x] = Int32(truncatingIfNeeded: difference)
             }
+            bits.store(into: &state.reader)
             return true
         }
         for mx in 0..<mcusPerRow {
             for unit in units {
                 // Bound: mx · h + xx < mcusPerRow · h = gridWidth.
                 for xx in 0..<unit.h {
-                    guard let difference = decodeHuffman(unit.table, base, end: end, closed: closed) else { return false }
+                    guard let difference = decodeHuffman(&bits, unit.table, base, end: end, closed: closed) else { return false }
                     unit.row[mx * unit.h + xx] = Int32(truncatingIfNeeded: difference)
                 }
             }
         }
+        bits.store(into: &state.reader)
         return true
     }
 
@@ -240,41 +246,62 @@ struct LosslessScan: EntropyScan {
 
     /// H.1.2.2: SSSS from the DC table, then SSSS extra bits (none for 16: the difference
     /// 32768). Nil: suspend.
+    ///
+    /// The common case runs on `bits`: a code of ≤ 9 bits (the lookahead table) and its extra
+    /// bits, from at least 17 + 16 buffered bits. (Filling earlier than libjpeg does changes no
+    /// decoded bit: a fill stops at a marker, and missing data is counted in `realBits` as
+    /// consumed.) It was a call per sample with the reader's fields in memory: half of a 16-bit
+    /// lossless decode's time.
     @inline(__always)
-    private mutating func decodeHuffman(_ table: HuffmanTable.Pointers, _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
-        // The common case: a code of ≤ 9 bits (the lookahead table) and its extra bits, from
-        // at least 17 + 16 buffered bits. (Filling earlier than libjpeg does changes no decoded
-        // bit: a fill stops at a marker, and missing data is counted in `realBits` as consumed.)
-        if state.reader.bitCount < 33 {
-            guard state.reader.fill(base, end: end, closed: closed) else { return nil }
-        }
-        if state.reader.bitCount >= 33 {
-            let entry = table.lookup[state.reader.peek(HuffmanTable.lookaheadBits)]
+    private mutating func decodeHuffman(_ bits: inout BaselineScan.HotBits, _ table: HuffmanTable.Pointers,
+                                        _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> Int? {
+        guard bits.refill(&state.reader, base, end: end, closed: closed, minimum: 33) else { return nil }
+        if bits.bitCount >= 33 {
+            let entry = table.lookup[bits.peek(HuffmanTable.lookaheadBits)]
             if entry != 0 {
                 let ssss = Int(entry & 0xFF)
-                state.reader.consume(Int(entry >> 8))
+                bits.consume(Int(entry >> 8))
                 switch ssss {
                 case 0: return 0
                 case 16: return 32768
                 default:
-                    let bits = state.reader.peek(ssss)
-                    state.reader.consume(ssss)
-                    return bits < 1 << (ssss - 1) ? bits - (1 << ssss) + 1 : bits
+                    // 1 ≤ SSSS ≤ 15 bits, in hand (≥ 33 − 9). F.2.2.1 EXTEND without a branch
+                    // (the sign of a difference is a coin toss for the branch predictor): a
+                    // value whose top bit is clear gets 1 − 2^SSSS added, by a mask of all ones
+                    // made from that bit (top bit 1: 1 − 1 = 0, no mask).
+                    let value = bits.peek(ssss)
+                    bits.consume(ssss)
+                    let clearTop = (value &>> (ssss &- 1)) &- 1
+                    return value &+ (clearTop & (1 &- (1 &<< ssss)))
                 }
             }
         }
+        let (after, difference) = decodeHuffmanCarefully(bits, table, base, end: end, closed: closed)
+        bits = after
+        return difference
+    }
+
+    /// The rest of `decodeHuffman` on the reader itself — a code longer than the lookahead, or
+    /// fewer than 33 bits left before a marker or the end — out of line so that the common case
+    /// stays small enough to inline; the bits go in and out by value (see `HotBits.fillCarefully`).
+    @inline(never)
+    private mutating func decodeHuffmanCarefully(_ bits: BaselineScan.HotBits, _ table: HuffmanTable.Pointers,
+                                                 _ base: UnsafePointer<UInt8>, end: Int, closed: Bool) -> (BaselineScan.HotBits, Int?) {
+        bits.store(into: &state.reader)
         var ssss = state.reader.decodeSymbol(table, base, end: end, closed: closed)
-        if ssss == -1 { return nil }
+        if ssss == -1 { return (BaselineScan.HotBits(state.reader), nil) }
         if ssss == EntropyBitReader.noCode {
             state.badCodes += 1
             if state.badCodes == 1 { RestartMarkers.record((state.reader.position, "Corrupt JPEG data: bad Huffman code"), in: &warnings) }
             ssss = 0
         }
+        let difference: Int?
         switch ssss {
-        case 0: return 0
-        case 16: return 32768
-        default: return state.reader.receiveExtend(ssss, base, end: end, closed: closed)
+        case 0: difference = 0
+        case 16: difference = 32768
+        default: difference = state.reader.receiveExtend(ssss, base, end: end, closed: closed)
         }
+        return (BaselineScan.HotBits(state.reader), difference)
     }
 
     /// H.1.2.3 / H.2 (Figure H.2, Table H.3): the difference decoded against the bins of its
@@ -423,24 +450,39 @@ final class LosslessBuffers {
     func reconstructLine(_ ci: Int, line: Int, width: Int, predictor: Int, firstLine: Bool, initial: Int) {
         let d = differences(ci, line: line), r = current[ci], above = previous[ci]
         guard width > 0 else { return }
-        @inline(__always) func sum(_ difference: Int32, _ prediction: Int) -> Int32 { Int32((Int(difference) + prediction) & 0xFFFF) }
-        // One loop per predictor (Table H.1), each specialised with its formula inlined.
+        // Samples are 16-bit (masked), differences |d| ≤ 32768 and predictions of them fit Int
+        // many times over: wrapping arithmetic cannot wrap.
+        @inline(__always) func sum(_ difference: Int32, _ prediction: Int) -> Int32 { Int32((Int(difference) &+ prediction) & 0xFFFF) }
+        // One loop per predictor (Table H.1), each specialised with its formula inlined. Ra, the
+        // sample to the left, is carried in a register: read back from the line (which the
+        // compiler must assume the other lines may alias) it put a store-to-load forwarding
+        // delay on the loop's chain from one sample to the next.
         @inline(__always) func fill(_ predict: (_ ra: Int, _ rb: Int, _ rc: Int) -> Int) {
-            for x in 1..<width { r[x] = sum(d[x], predict(Int(r[x - 1]), Int(above[x]), Int(above[x - 1]))) }
+            var ra = Int(r[0])
+            for x in 1..<width {
+                let value = sum(d[x], predict(ra, Int(above[x]), Int(above[x - 1])))
+                r[x] = value
+                ra = Int(value)
+            }
         }
         if firstLine {
             r[0] = sum(d[0], initial)
-            for x in 1..<width { r[x] = sum(d[x], Int(r[x - 1])) }
+            var ra = Int(r[0])
+            for x in 1..<width {
+                let value = sum(d[x], ra)
+                r[x] = value
+                ra = Int(value)
+            }
         } else {
             r[0] = sum(d[0], Int(above[0]))
             switch predictor {
             case 1: fill { ra, _, _ in ra }
             case 2: fill { _, rb, _ in rb }
             case 3: fill { _, _, rc in rc }
-            case 4: fill { ra, rb, rc in ra + rb - rc }
-            case 5: fill { ra, rb, rc in ra + ((rb - rc) >> 1) }
-            case 6: fill { ra, rb, rc in rb + ((ra - rc) >> 1) }
-            default: fill { ra, rb, _ in (ra + rb) >> 1 }
+            case 4: fill { ra, rb, rc in ra &+ rb &- rc }
+            case 5: fill { ra, rb, rc in ra &+ ((rb &- rc) >> 1) }
+            case 6: fill { ra, rb, rc in rb &+ ((ra &- rc) >> 1) }
+            default: fill { ra, rb, _ in (ra &+ rb) >> 1 }
             }
         }
         swap(&previous[ci], &current[ci])

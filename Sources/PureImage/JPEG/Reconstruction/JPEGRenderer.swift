@@ -189,7 +189,8 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
     func storeLosslessRow(component c: Int, row: Int, values: UnsafePointer<Int32>, count: Int, pointTransform: Int) {
         // Bound: the plane's lines hold `planeStrides[c]` = sampleWidth samples (data unit 1).
         let out = planes[c] + (row % planeRows[c]) * planeStrides[c]
-        for x in 0..<min(count, planeStrides[c]) { out[x] = Sample(truncatingIfNeeded: values[x] << pointTransform) }
+        // A masking shift: the point transform is below the precision (≤ 16), checked at the SOS.
+        for x in 0..<min(count, planeStrides[c]) { out[x] = Sample(truncatingIfNeeded: values[x] &<< Int32(truncatingIfNeeded: pointTransform)) }
         rowsReady[c] = max(rowsReady[c], min(geometry.components[c].sampleHeight, row + 1))
     }
 
