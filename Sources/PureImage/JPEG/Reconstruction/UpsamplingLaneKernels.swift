@@ -22,13 +22,13 @@
 enum UpsamplingLaneKernels {
     typealias Words = SIMD8<UInt16>
 
-    /// Outputs 2i … 2i + 15 from the three neighbourhoods of inputs i … i + 7.
+    /// Outputs 2i … 2i + 15 from the column sums i − 1 … i + 8: (3c + left + 8) >> 4 and
+    /// (3c + right + 7) >> 4 as byte pairs.
     @inline(__always)
-    static func storePairs(left: Words, center: Words, right: Words, evenBias: UInt16, oddBias: UInt16, shift: UInt16,
-                           _ output: UnsafeMutablePointer<UInt8>) {
+    static func storePairs(left: Words, center: Words, right: Words, _ output: UnsafeMutablePointer<UInt8>) {
         let center3 = center &+ center &+ center
-        let even = (center3 &+ left &+ evenBias) &>> shift
-        let odd = (center3 &+ right &+ oddBias) &>> shift
+        let even = (center3 &+ left &+ 8) &>> 4
+        let odd = (center3 &+ right &+ 7) &>> 4
         UnsafeMutableRawPointer(output).storeBytes(of: even | odd &<< 8, as: Words.self)
     }
 
@@ -43,8 +43,7 @@ enum UpsamplingLaneKernels {
         @inline(__always) func step(_ i: Int) {
             storePairs(left: s.loadUnaligned(fromByteOffset: 2 &* (i &- 1), as: Words.self),
                        center: s.loadUnaligned(fromByteOffset: 2 &* i, as: Words.self),
-                       right: s.loadUnaligned(fromByteOffset: 2 &* (i &+ 1), as: Words.self),
-                       evenBias: 8, oddBias: 7, shift: 4, output + 2 &* i)
+                       right: s.loadUnaligned(fromByteOffset: 2 &* (i &+ 1), as: Words.self), output + 2 &* i)
         }
         var i = 1
         while i &+ 9 <= width { step(i); i &+= 8 }
