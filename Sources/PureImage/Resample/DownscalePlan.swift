@@ -77,14 +77,28 @@ public struct DownscalePlan: Equatable, Sendable {
             destinationHeight = sourceHeight
         }
         bandRows = max(1, Int(tileTotalPixels / Double(max(1, sourceWidth))))
-        seamOverlapRows = scalesDown ? Int(Double(Self.destinationSeamOverlap) / Double(destinationHeight) * Double(sourceHeight)) : 0
-        bandCount = sourceHeight == 0 ? 0 : (sourceHeight + bandRows - 1) / bandRows
+        seamOverlapRows = scalesDown ? Self.truncated(Double(Self.destinationSeamOverlap) / Double(destinationHeight) * Double(sourceHeight)) : 0
+        // ceil(height / bandRows) without forming height + bandRows - 1, which overflows for a
+        // header's height near Int.max (the plan is made before any limit is checked).
+        bandCount = sourceHeight <= 0 ? 0 : (sourceHeight - 1) / bandRows + 1
+    }
+
+    /// C's `(int)` conversion for the non-negative quotients above, saturating at `Int.max`
+    /// instead of trapping (a 1-row destination of a 2^63-row source asks for 2^64 overlap rows).
+    private static func truncated(_ value: Double) -> Int {
+        value >= Double(Int.max) ? Int.max : Int(value)
+    }
+
+    /// width × height, or the product in floating point when it does not fit an Int.
+    private var sourcePixelsDescription: String {
+        let (pixels, overflow) = sourceWidth.multipliedReportingOverflow(by: sourceHeight)
+        return overflow ? String(Double(sourceWidth) * Double(sourceHeight)) : String(pixels)
     }
 
     /// A few lines for `--plan`.
     public var description: String {
         """
-        source:       \(sourceWidth) x \(sourceHeight) (\(sourceWidth * sourceHeight) pixels)
+        source:       \(sourceWidth) x \(sourceHeight) (\(sourcePixelsDescription) pixels)
         limit:        \(limitBytes) bytes -> \(Int(destinationTotalPixels)) destination pixels, tiles of \(Int(tileTotalPixels)) pixels
         scale:        \(scalesDown ? String(scale) : "1 (fits, not scaled)")
         destination:  \(destinationWidth) x \(destinationHeight)

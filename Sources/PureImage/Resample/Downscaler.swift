@@ -34,10 +34,16 @@ public enum Downscaler {
     /// {8, 4, 2} whose scaled size (rounded up, as libjpeg does) is still at least
     /// `dctIntermediateFactor` times the destination on both axes.
     public static func jpegScaleDenominator(sourceWidth: Int, sourceHeight: Int, destinationWidth: Int, destinationHeight: Int) -> Int {
-        for denominator in [8, 4, 2] {
-            let width = (sourceWidth + denominator - 1) / denominator
-            let height = (sourceHeight + denominator - 1) / denominator
-            if width >= dctIntermediateFactor * destinationWidth && height >= dctIntermediateFactor * destinationHeight { return denominator }
+        // ceil(side / denominator) and side ÷ factor compared without forming a sum or product
+        // that could overflow (the function is public: any Int may arrive).
+        func scaled(_ side: Int, _ denominator: Int) -> Int { side / denominator + (side % denominator == 0 ? 0 : 1) }
+        func holds(_ scaledSide: Int, _ destinationSide: Int) -> Bool {
+            let (needed, overflow) = dctIntermediateFactor.multipliedReportingOverflow(by: destinationSide)
+            return !overflow && scaledSide >= needed
+        }
+        for denominator in [8, 4, 2] where holds(scaled(sourceWidth, denominator), destinationWidth)
+                                        && holds(scaled(sourceHeight, denominator), destinationHeight) {
+            return denominator
         }
         return 1
     }

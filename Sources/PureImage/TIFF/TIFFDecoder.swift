@@ -245,7 +245,8 @@ final class TIFFDecoder: FormatDecoder {
         let reader = ByteReader(bytes)
         guard let layout = try? TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) else {
             func tag(_ code: Int) -> Int? { (try? directory.integer(code, reader: reader)) ?? nil }
-            guard let width = tag(TIFFTag.imageWidth), let height = tag(TIFFTag.imageLength) else { return nil }
+            guard let width = tag(TIFFTag.imageWidth), let height = tag(TIFFTag.imageLength),
+                  width <= UInt32.max, height <= UInt32.max else { return nil }
             let samples = tag(TIFFTag.samplesPerPixel) ?? 1
             let photometric = tag(TIFFTag.photometric)
             let model: ColorModel = photometric == 5 ? .cmyk : (photometric == 0 || photometric == 1) && samples <= 2 ? .gray : .rgb

@@ -89,6 +89,12 @@ struct TIFFImageLayout {
         return (rows + v - 1) / v * ((chunkWidth + h - 1) / h) * (h * v + 2)
     }
 
+    /// ImageWidth and ImageLength: positive and within 32 bits (TIFF 6.0 §8; also BigTIFF, whose
+    /// libtiff keeps them in 32-bit fields).
+    static func isValidDimension(_ value: Int) -> Bool {
+        value > 0 && value <= Int(UInt32.max)
+    }
+
     /// Builds the layout from `directory`; `reader` covers the whole input (closed) or what has
     /// arrived. `limits` bound the image and every array read.
     init(directory: TIFFDirectory, reader: ByteReader, limits: DecodeLimits) throws(DecodeError) {
@@ -96,10 +102,17 @@ struct TIFFImageLayout {
         func fail(_ kind: DecodeError.Kind, _ reason: TIFFError) -> DecodeError {
             DecodeError(kind, format: .tiff, offset: at, reason)
         }
+        // libtiff reads the sides as 32-bit values from any integer type but IFD8 ("Incompatible
+        // type"), and refuses a value beyond 32 bits ("Incorrect value").
+        for (tag, name) in [(TIFFTag.imageWidth, "ImageWidth"), (TIFFTag.imageLength, "ImageLength")]
+        where directory.entry(tag)?.type == .ifd8 {
+            throw fail(.malformed, .invalidField(tag: tag, "\(name) has type IFD8"))
+        }
         guard let width = try directory.integer(TIFFTag.imageWidth, reader: reader) else { throw fail(.malformed, .missingField("ImageWidth")) }
         guard let height = try directory.integer(TIFFTag.imageLength, reader: reader) else { throw fail(.malformed, .missingField("ImageLength")) }
-        guard width > 0 else { throw fail(.malformed, .invalidValue(field: "ImageWidth", value: width)) }
-        guard height > 0 else { throw fail(.malformed, .invalidValue(field: "ImageLength", value: height)) }
+        // §8: SHORT or LONG.
+        guard Self.isValidDimension(width) else { throw fail(.malformed, .invalidValue(field: "ImageWidth", value: width)) }
+        guard Self.isValidDimension(height) else { throw fail(.malformed, .invalidValue(field: "ImageLength", value: height)) }
         _ = try SizeMath.checkImage(width: width, height: height, bytesPerPixel: 4, limits: limits, format: .tiff, offset: at)
         self.width = width
         self.height = height

@@ -3,7 +3,7 @@ import Testing
 
 /// Every reproducer the fuzzer found, and the small bombs of Conformance/make_bombs.py, kept in
 /// Fuzz/Regressions/FORMAT and run through the public API the way an app runs a file: the
-/// properties, every frame (at most four) and a thumbnail. The whole outcome — sizes, pixel
+/// properties, every frame (at most four), a thumbnail and a scaled-down decode. The whole outcome — sizes, pixel
 /// digest, truncation, warnings count, or the typed error with its byte offset — must equal the
 /// line recorded in Fuzz/Regressions/outcomes.tsv, so a fix that later regresses into a
 /// different error, a different image or an accepted-but-empty decode is caught, not only a
@@ -64,7 +64,8 @@ struct RegressionTests {
         var checked = 0
         for (index, file) in Self.reproducers().enumerated() {
             let bytes = try ImageFiles.read(Self.folder + "/" + file)
-            if let header = try? ImageSource(bytes: bytes).headerProperties(), header.width * header.height > 1 << 20 { continue }
+            if let header = try? ImageSource(bytes: bytes).headerProperties(),
+               Double(header.width) * Double(header.height) > Double(1 << 20) { continue }
             let expected = IncrementalTests.oneShot(bytes)
             for sizes in [[509], IncrementalTests.randomSizes(seed: UInt64(index) + 1, maximum: 4096)] {
                 let (outcome, _) = IncrementalTests.incremental(bytes, chunkSizes: sizes)
@@ -110,6 +111,13 @@ struct RegressionTests {
             parts.append("thumbnail \(thumbnail.width)x\(thumbnail.height) \(digest(thumbnail.tightlyPacked().bytes))")
         } catch {
             parts.append("thumbnail " + describe(error))
+        }
+        // The harness's scaled-down decode (its budget: 16 KiB, 4096 destination pixels).
+        do {
+            let scaled = try source.decodedAndScaledDown(limitBytes: 1 << 14)
+            parts.append("downscale \(scaled.width)x\(scaled.height) \(digest(scaled.tightlyPacked().bytes))")
+        } catch {
+            parts.append("downscale " + describe(error))
         }
         return parts.joined(separator: "; ")
     }

@@ -34,6 +34,27 @@ import Testing
         }
     }
 
+    /// A header may claim any side (a fuzzed classic TIFF gave 32 × (2^63 − 1)); the plan is
+    /// made before any limit is checked, so its arithmetic must hold for every Int.
+    @Test(arguments: [(32, Int.max), (Int.max, 32), (Int.max, Int.max), (1, Int.max), (Int.max, 1), (0, Int.max), (Int.max, 0)])
+    func planOfExtremeSidesDoesNotOverflow(_ sides: (Int, Int)) {
+        let plan = DownscalePlan(sourceWidth: sides.0, sourceHeight: sides.1, limitBytes: 1 << 14)
+        #expect(plan.scalesDown == (sides.0 > 0 && sides.1 > 0))
+        if plan.scalesDown {
+            #expect(plan.destinationWidth >= 1 && plan.destinationHeight >= 1)
+            #expect(Double(plan.destinationWidth) * Double(plan.destinationHeight) <= plan.destinationTotalPixels)
+            // Bands cover the source: (bandCount − 1) × bandRows < height ≤ bandCount × bandRows.
+            #expect(plan.bandCount >= 1 && (plan.bandCount - 1) <= (sides.1 - 1) / plan.bandRows)
+            #expect(plan.bandCount.multipliedReportingOverflow(by: plan.bandRows).overflow
+                    || plan.bandCount * plan.bandRows >= sides.1)
+        }
+        #expect(plan.description.contains("source:"))
+        let thumbnail = ThumbnailPlan(sourceWidth: sides.0, sourceHeight: sides.1, maxPixelSize: 256)
+        #expect(max(thumbnail.width, thumbnail.height) <= max(256, min(sides.0, sides.1)))
+        #expect(Downscaler.jpegScaleDenominator(sourceWidth: sides.0, sourceHeight: sides.1,
+                                                destinationWidth: Int.max, destinationHeight: Int.max) == 1)
+    }
+
     @Test func thumbnailSizes() {
         #expect(ThumbnailPlan(sourceWidth: 4000, sourceHeight: 3000, maxPixelSize: 200) == ThumbnailPlan(sourceWidth: 200, sourceHeight: 150, maxPixelSize: 0))
         let tall = ThumbnailPlan(sourceWidth: 1000, sourceHeight: 3001, maxPixelSize: 300)

@@ -56,6 +56,39 @@ import Testing
         #expect(try directory.integers(273, reader: reader, maxCount: 4) == [16])
     }
 
+    /// The sides as libtiff reads them (TIFF 6.0 §8 says SHORT or LONG): any integer type but
+    /// IFD8, and a value within 32 bits. A fuzzed classic TIFF whose ImageLength was an IFD8 of
+    /// 2^63 − 1 reached the downscale plan as a height and overflowed it.
+    static let imageLengthCases: [(type: UInt16, value: UInt64, outcome: String)] = [
+        (16, 1, "decodes"),             // LONG8 within 32 bits
+        (18, 1, "type"),                // IFD8
+        (16, 1 << 32, "value"),         // LONG8 beyond 32 bits
+        (17, (1 << 63) - 1, "value"),   // SLONG8 2^63 − 1
+    ]
+
+    @Test(arguments: imageLengthCases)
+    func imageLengthTypesAndRange(_ entry: (type: UInt16, value: UInt64, outcome: String)) throws {
+        let (type, value, outcome) = entry
+        var b = TIFFBuilder.gray8(.little, width: 3, height: 1, pixels: [1, 2, 3])
+        b.entries.removeAll { $0.tag == 257 }
+        b.raw(257, type: type, count: 1, value: b.u64(value))
+        b.entries.sort { $0.tag < $1.tag }
+        let source = try ImageSource(bytes: b.build())
+        switch outcome {
+        case "decodes":
+            #expect(try decodeTIFF(b.build()).bitmaps.first?.tightBytes == [1, 2, 3])
+        default:
+            do { _ = try source.decode(); Issue.record("accepted") } catch {
+                #expect(error.kind == .malformed)
+                if outcome == "type" { #expect(error.reason as? TIFFError == .invalidField(tag: 257, "ImageLength has type IFD8")) }
+                else { #expect(error.reason as? TIFFError == .invalidValue(field: "ImageLength", value: Int(value))) }
+            }
+            // Neither the properties nor the downscale plan sees a side beyond 32 bits.
+            if let properties = try? source.properties() { #expect(properties.height <= Int(UInt32.max)) }
+            #expect(throws: DecodeError.self) { try source.decodedAndScaledDown(limitBytes: 1 << 14) }
+        }
+    }
+
     /// libtiff refuses a BigTIFF header whose offset size is not 8 or whose reserved field is
     /// not 0 ("Not a TIFF file, bad BigTIFF offsetsize / unused"), and so do we.
     @Test(arguments: [([UInt8](arrayLiteral: 4, 0, 0, 0), 4), ([8, 0, 0, 0x38], 6)])
