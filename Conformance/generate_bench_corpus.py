@@ -7,8 +7,8 @@ Writes four folders:
 
     bench-corpus/default/   large photo-like images, ~2-12 megapixels (the default bench run),
                             WebP included (cwebp lossy / lossy+alpha / lossless, gif2webp)
-    bench-corpus/downscale/ three huge images for the downscaler rows (default run only):
-                            a 12000x8000 baseline 4:2:0 JPEG, a 9000x6000 RGB8 PNG and the same
+    bench-corpus/downscale/ four huge images for the downscaler rows (default run only):
+                            12000x8000 baseline and progressive 4:2:0 JPEGs, a 9000x6000 RGB8 PNG and the same
                             pixels as a 9000x6000 TIFF with LZW + horizontal predictor
     bench-corpus/quick/     the same recipes at 640x480, a smoke subset (`pureimage-bench --quick`)
     bench-corpus/playback/  one 300-frame 480x360 animation as GIF and as APNG, for the
@@ -336,9 +336,11 @@ def generate_playback(folder, scratch):
 
 def generate_downscale(folder, scratch):
     # Above the downscaler's 15 728 640-pixel threshold (60 MB of RGBA), so that
-    # decodedAndScaledDown(limitBytes: 0) scales all three: the JPEG to 4857x3238 through a
-    # 1/2 DCT-domain reduction, the PNG and TIFF (54 MP) to 4857x3238 as well.
-    write_jpegs(photo(12000, 8000, seed=41), folder, ["baseline420"], scratch)
+    # decodedAndScaledDown(limitBytes: 0) scales them all: the JPEGs to 4857x3238 from full size
+    # (a DCT-domain reduction must leave 4x the destination), the PNG and TIFF (54 MP) to
+    # 4857x3238 as well. The progressive JPEG is the baseline one's picture: its 288 MB of
+    # coefficients are what the banded progressive decode (JPEG CoefficientBands) avoids holding.
+    write_jpegs(photo(12000, 8000, seed=41), folder, ["baseline420", "progressive420"], scratch)
     wide = photo(9000, 6000, seed=42)
     write_pngs(wide, folder, ["rgb8"], 42, scratch)
     # LZW with the predictor, as photo TIFFs are usually written (plain LZW grows the grain).

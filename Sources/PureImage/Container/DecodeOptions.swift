@@ -47,6 +47,12 @@ public struct DecodeOptions: Hashable, Sendable {
     /// (`WebPRaster.takeConverted`). JPEG ignores it (it has `jpegDirectFormat`).
     var directOutput: ImageDecodingOptions.Output?
 
+    /// Internal: a Huffman progressive JPEG whose coefficients would take more than twice
+    /// `bandBytes` is decoded in bands of that many bytes of coefficients, at least
+    /// `minimumRows` MCU rows (`CoefficientBands`): the downscaler's bounded memory. Nil: the
+    /// whole image's coefficients are held, as libjpeg-turbo holds them.
+    var jpegCoefficientBands: JPEGBandRequest? = nil
+
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as
     /// `CGImageSourceCreateImageAtIndex` reads one directory). The IFD chain is still walked to
     /// its end, so `frameCount` is exact; no other page is decoded, and the decode's properties,

@@ -9,7 +9,9 @@
 /// A file whose first scan holds every component (single-scan, the common baseline case) only
 /// needs one MCU row at a time: `heldBlockRows` is then one MCU row and block row `r` lives at
 /// `r % heldBlockRows`. Multi-scan files and every progressive file hold the whole image
-/// (Docs/JPEG.md, "The coefficient store"). Blocks start zeroed (libjpeg pre-zeroes its whole-image coefficient arrays).
+/// (Docs/JPEG.md, "The coefficient store"), unless a decode asks for bands (`CoefficientBands`):
+/// then rings of a band's rows, with a non-zero mask per block for the first pass. Blocks start
+/// zeroed (libjpeg pre-zeroes its whole-image coefficient arrays).
 final class CoefficientStore {
     struct Plane {
         let blocksPerRow: Int
@@ -38,37 +40,95 @@ final class CoefficientStore {
         }
     }
 
+    /// The non-zero masks of a banded store's first pass (`CoefficientBands`): one `UInt64` per
+    /// block of the padded component (bit k: zig-zag coefficient k is non-zero), row by row.
+    struct Masks {
+        let blocks: UnsafeMutablePointer<UInt64>
+        let blocksPerRow: Int
+        let count: Int
+    }
+
     let planes: [Plane]
     let isWholeImage: Bool
+    /// Set when the planes are rings of bands of a progressive image (see `CoefficientBands`).
+    let bands: CoefficientBands?
+    /// A banded store's masks, until `releaseMasks()` (after the first pass); else empty.
+    private(set) var masks: [Masks] = []
+    /// One block a masked block is decoded into (a banded store's first pass).
+    let scratch: UnsafeMutablePointer<Int16>
     private let budget: MemoryBudget
-    private let reservedBytes: Int
+    private var reservedBytes: Int
+    private var maskBytes = 0
 
     /// Sizes are reserved in `budget` before anything is allocated.
-    init(geometry: FrameGeometry, wholeImage: Bool, interleavedRows: Bool, budget: MemoryBudget) throws(DecodeError) {
-        var total = 0
-        var shapes: [(Int, Int)] = []
-        for component in geometry.components {
-            let rows = wholeImage ? component.paddedHeightInBlocks : (interleavedRows ? component.v : 1)
+    convenience init(geometry: FrameGeometry, wholeImage: Bool, interleavedRows: Bool, budget: MemoryBudget) throws(DecodeError) {
+        let rows = geometry.components.map { wholeImage ? $0.paddedHeightInBlocks : (interleavedRows ? $0.v : 1) }
+        try self.init(geometry: geometry, heldBlockRows: rows, wholeImage: wholeImage, bands: nil, budget: budget)
+    }
+
+    /// A banded store: rings of `bands.heldRenderRows` render rows, and a mask for every block.
+    convenience init(geometry: FrameGeometry, bands: CoefficientBands, budget: MemoryBudget) throws(DecodeError) {
+        let rows = bands.blockRowsPerRenderRow.map { bands.heldRenderRows * $0 }
+        try self.init(geometry: geometry, heldBlockRows: rows, wholeImage: false, bands: bands, budget: budget)
+    }
+
+    private init(geometry: FrameGeometry, heldBlockRows: [Int], wholeImage: Bool, bands: CoefficientBands?,
+                 budget: MemoryBudget) throws(DecodeError) {
+        var total = 0, maskTotal = 0
+        for (component, rows) in zip(geometry.components, heldBlockRows) {
             let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, rows, 64, 2, limits: budget.limits, format: .jpeg, offset: nil) / 2
             total += max(count, 64)
-            shapes.append((component.paddedWidthInBlocks, rows))
+            if bands != nil {
+                maskTotal += try SizeMath.allocationSize(component.paddedWidthInBlocks, component.paddedHeightInBlocks, 8,
+                                                         limits: budget.limits, format: .jpeg, offset: nil) / 8
+            }
         }
-        reservedBytes = try SizeMath.allocationSize(total, 2, limits: budget.limits, format: .jpeg, offset: nil)
+        // (The 128-byte scratch block is not counted: a fixed size, like the decoder's tables.)
+        let coefficientBytes = try SizeMath.allocationSize(total, 2, limits: budget.limits, format: .jpeg, offset: nil)
+        maskBytes = try SizeMath.allocationSize(maskTotal, 8, limits: budget.limits, format: .jpeg, offset: nil)
+        reservedBytes = coefficientBytes + maskBytes
         try budget.reserve(reservedBytes, format: .jpeg, offset: nil)
         self.budget = budget
         var planes: [Plane] = []
-        for (width, rows) in shapes {
+        for (component, rows) in zip(geometry.components, heldBlockRows) {
+            let width = component.paddedWidthInBlocks
             let count = width * rows * 64
             let storage = UnsafeMutablePointer<Int16>.allocate(capacity: max(count, 64))
             storage.initialize(repeating: 0, count: max(count, 64))
             planes.append(Plane(blocksPerRow: width, heldBlockRows: rows, coefficients: storage, count: max(count, 64)))
+            if bands != nil {
+                let blocks = width * component.paddedHeightInBlocks
+                let storage = UnsafeMutablePointer<UInt64>.allocate(capacity: max(blocks, 1))
+                storage.initialize(repeating: 0, count: max(blocks, 1))
+                masks.append(Masks(blocks: storage, blocksPerRow: width, count: max(blocks, 1)))
+            }
         }
+        scratch = .allocate(capacity: 64)
+        scratch.initialize(repeating: 0, count: 64)
         self.planes = planes
+        self.bands = bands
         isWholeImage = wholeImage
+    }
+
+    /// A banded store after its first pass: the masks are no longer read.
+    func releaseMasks() {
+        for mask in masks { mask.blocks.deallocate() }
+        masks = []
+        budget.release(maskBytes)
+        reservedBytes -= maskBytes
+        maskBytes = 0
+    }
+
+    /// Every ring back to zero, before a band's scans are resumed (a refinement scan adds to
+    /// what is there, so rows decoded for the previous band must not stay).
+    func clearRings() {
+        for plane in planes { plane.coefficients.update(repeating: 0, count: plane.count) }
     }
 
     deinit {
         for plane in planes { plane.coefficients.deallocate() }
+        for mask in masks { mask.blocks.deallocate() }
+        scratch.deallocate()
         budget.release(reservedBytes)
     }
 }

@@ -68,8 +68,15 @@ extension JPEGDecoder {
         var store: CoefficientStore?
         if !lossless {
             do {
-                store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1,
-                                             budget: budget)
+                // Bands only for one-shot Huffman progressive decodes that ask (the downscaler):
+                // an arithmetic scan's state is its adaptive statistics as well, not kept here.
+                if progressive && !arithmetic, let request = options.jpegCoefficientBands,
+                   let bands = CoefficientBands.plan(geometry: geometry, bandBytes: request.bandBytes, minimumRows: request.minimumRows) {
+                    store = try CoefficientStore(geometry: geometry, bands: bands, budget: budget)
+                } else {
+                    store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1,
+                                                 budget: budget)
+                }
             } catch {
                 throw error.located(at: offset)
             }
@@ -154,7 +161,12 @@ extension JPEGDecoder {
 
     /// Multi-scan files, once the scans are in: the whole image from the coefficient store.
     func renderWholeImage() {
-        guard let renderer, let store, let geometry, store.isWholeImage, !renderer.isComplete else { return }
+        guard let renderer, let store, let geometry, !renderer.isComplete else { return }
+        if let bands = store.bands {
+            renderBands(bands, store: store, renderer: renderer, geometry: geometry)
+            return
+        }
+        guard store.isWholeImage else { return }
         let smoothing = progressive ? progression.smoothing(geometry: geometry, store: store, quantization: latchedQuant,
                                                             scanCount: scanCount, lastGoodIMCURow: lastGoodIMCURow) : nil
         Self.render(store, geometry: geometry, smoothing: smoothing, into: renderer)
@@ -163,10 +175,12 @@ extension JPEGDecoder {
     /// IDCT and output MCU row by MCU row from a whole-image coefficient store, top to bottom,
     /// into a renderer made with `mcuRowHeights(geometry, interleaved: components > 1)` rings
     /// (block smoothing reads its neighbours from the store, which holds every block).
-    static func render(_ store: CoefficientStore, geometry: FrameGeometry, smoothing: [BlockSmoothing]?, into renderer: AnyJPEGRenderer) {
+    /// `rows` limits it to those render rows (a band of `CoefficientBands`, whose rings hold them).
+    static func render(_ store: CoefficientStore, geometry: FrameGeometry, smoothing: [BlockSmoothing]?,
+                       rows band: Range<Int>? = nil, into renderer: AnyJPEGRenderer) {
         let interleaved = geometry.components.count > 1
         let rows = interleaved ? geometry.mcuRows : geometry.components[0].heightInBlocks
-        for row in 0..<rows {
+        for row in (band ?? 0..<rows).clamped(to: 0..<rows) {
             for (c, component) in geometry.components.enumerated() {
                 let step = interleaved ? component.v : 1
                 renderer.reconstruct(component: c, from: store, blockRows: row * step ..< (row + 1) * step, smoothing: smoothing?[c])

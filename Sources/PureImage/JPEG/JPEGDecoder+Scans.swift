@@ -131,9 +131,17 @@ extension JPEGDecoder {
             let g = geometry.components[header.components[0].frameIndex]
             (mcusPerRow, mcuRows, divisor) = (g.widthInBlocks, g.heightInBlocks, g.v)
         }
-        scan = BaselineScan(slots: slots, tables: tables, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
-                            restartInterval: restartInterval, zeroBlocks: false, start: segment.bodyOffset + segment.body.count,
-                            kind: kind, iMCURowDivisor: divisor, lastGoodIMCURow: lastGoodIMCURow)
+        let start = segment.bodyOffset + segment.body.count, restartInterval = restartInterval, lastGood = lastGoodIMCURow
+        func make(_ slots: [BaselineScan.Slot]) -> BaselineScan {
+            BaselineScan(slots: slots, tables: tables, store: store, interleaved: interleaved, mcusPerRow: mcusPerRow, mcuRows: mcuRows,
+                         restartInterval: restartInterval, zeroBlocks: false, start: start,
+                         kind: kind, iMCURowDivisor: divisor, lastGoodIMCURow: lastGood)
+        }
+        if let bands = store.bands {
+            scan = try startBandedScan(slots, store: store, bands: bands, interleaved: interleaved, make: make)
+        } else {
+            scan = make(slots)
+        }
         state = .scan
     }
 

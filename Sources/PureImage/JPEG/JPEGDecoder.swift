@@ -80,6 +80,13 @@ final class JPEGDecoder: FormatDecoder {
     /// for `partialFrame()` (libjpeg's buffered-image output pass after that scan).
     var completedScan: (number: Int, progression: ProgressiveState, lastGood: Int)?
     var partialCache: (scan: Int, frame: PartialFrame)?
+    /// A banded progressive decode (`CoefficientBands`): every scan, with its entropy-decoder
+    /// state at the start of each later band, the input they read, and the budget they take.
+    var replayScans: [ReplayScan] = []
+    var replayInput: (bytes: [UInt8], end: Int)?
+    var replayBytes = 0
+    /// Bands rendered by a banded decode (0: the whole image was held). Tests read it.
+    var renderedBands = 0
     var colorTransform = JPEGColorTransform.gray
     var invertsCMYK = false
 
@@ -149,7 +156,7 @@ final class JPEGDecoder: FormatDecoder {
     /// progressive files: the whole image as of the latest completed scan, as libjpeg-turbo's
     /// buffered-image mode shows it (`renderProgressivePartial`).
     func partialFrame() -> PartialFrame? {
-        if progressive, let completedScan, let renderer, !renderer.isComplete {
+        if progressive, let completedScan, let renderer, !renderer.isComplete, store?.bands == nil {
             // Rendered once per completed scan (a whole-image IDCT), then reused.
             if let cached = partialCache, cached.scan == completedScan.number { return cached.frame }
             // The previous scan's image goes before the next is rendered (not both at once).
@@ -315,6 +322,10 @@ final class JPEGDecoder: FormatDecoder {
                     return .needMoreInput
                 case .rowDone(let row):
                     scan = current
+                    if !replayScans.isEmpty, let baseline = current as? BaselineScan {
+                        try keepBandStarts(baseline.state, completedRows: row + 1)
+                        replayInput = (input.bytes, end)
+                    }
                     if !multiScan {
                         if lossless { renderer?.emitRows() } else { renderMCURow(row, scan: current) }
                     }

@@ -30,6 +30,11 @@ public enum Downscaler {
     /// 4 → 50.8 dB, within half a squared level of resampling from full size.
     static let dctIntermediateFactor = 4
 
+    /// The coefficient bands of a progressive JPEG's downscale: 16 MiB of coefficients (at
+    /// least 16 MCU rows, so that each band's re-decoded margin rows stay a small share), when
+    /// the whole image's would take more than twice that.
+    static let progressiveBands = JPEGBandRequest(bandBytes: 16 << 20, minimumRows: 16)
+
     /// The JPEG DCT-domain reduction for a destination size: the largest denominator in
     /// {8, 4, 2} whose scaled size (rounded up, as libjpeg does) is still at least
     /// `dctIntermediateFactor` times the destination on both axes.
@@ -68,6 +73,9 @@ public enum Downscaler {
             // 8-bit YCbCr, RGB and gray files: the renderer writes premultiplied RGBA8 rows
             // itself (opaque, so premultiplied is straight), the resampler's own input.
             frameOptions.jpegDirectFormat = .rgba8Premultiplied
+            // A large progressive file is decoded in bands of coefficients (`CoefficientBands`)
+            // instead of holding them all (288 MB for 12000 × 8000 4:2:0).
+            frameOptions.jpegCoefficientBands = progressiveBands
             // libjpeg's scaled size: ceil(size / denominator); the picture's extent: size / denominator.
             let geometry = ResamplerGeometry(sourceWidth: (sourceWidth + denominator - 1) / denominator,
                                              sourceHeight: (sourceHeight + denominator - 1) / denominator,

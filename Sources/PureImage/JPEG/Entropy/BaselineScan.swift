@@ -27,6 +27,10 @@ struct BaselineScan: EntropyScan {
         /// coefficients without storing them, and a progressive refinement scan reads its
         /// correction bits without applying them.
         var acNeeded = true
+        /// A banded store's first pass (`CoefficientBands`): the component's block masks, and
+        /// the first block row kept only as a mask (rows above it are in the ring).
+        var masks: CoefficientStore.Masks? = nil
+        var maskedFrom = Int.max
     }
 
     struct State {
@@ -247,7 +251,14 @@ struct BaselineScan: EntropyScan {
         }
         if !state.insufficient && kind != .sequential {
             for index in 0..<slotCount {
-                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slots + index, block: block(slots + index)) else { return false }
+                let slot = slots + index
+                if my &* slot.pointee.stepY &+ slot.pointee.dy >= slot.pointee.maskedFrom {
+                    guard decodeMaskedBlock(base, end: end, closed: closed, slot: slot,
+                                            x: mx &* slot.pointee.stepX &+ slot.pointee.dx,
+                                            y: my &* slot.pointee.stepY &+ slot.pointee.dy) else { return false }
+                    continue
+                }
+                guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slot, block: block(slot)) else { return false }
             }
             noteInsufficientData()
         } else if !state.insufficient {
