@@ -1,4 +1,4 @@
-import PureImage
+@_spi(Reference) import PureImage
 
 /// One fuzz input, driven through the public API the way an app uses it, along one of three
 /// paths (chosen by the input's length):
@@ -61,7 +61,7 @@ public enum FuzzDriver {
         case frames, scaled, incremental
     }
 
-    static func makeSource(_ bytes: [UInt8], format: ImageFormat?) throws(DecodeError) -> ImageSource {
+    static func makeSource(_ bytes: [UInt8], format: ImageFormat?, options: DecodeOptions = Self.options) throws(DecodeError) -> ImageSource {
         if let format { return try ImageSource(bytes: bytes, format: format, options: options) }
         return try ImageSource(bytes: bytes, options: options)
     }
@@ -99,9 +99,13 @@ public enum FuzzDriver {
         }
     }
 
-    /// The streaming paths: a thumbnail, and the scaled-down decode at a small limit.
+    /// The streaming paths: a thumbnail, and the scaled-down decode at a small limit. A
+    /// progressive JPEG goes through the banded decode (bands of 1–3 MCU rows, chosen by the
+    /// input's length) that the downscaler keeps for files of more than 32 MB of coefficients.
     static func decodeScaled(_ bytes: [UInt8], format: ImageFormat?) {
-        guard let source = try? makeSource(bytes, format: format) else { return }
+        var options = Self.options
+        options.decodeJPEGCoefficientsInBands(ofRows: 1 + bytes.count % 3)
+        guard let source = try? makeSource(bytes, format: format, options: options) else { return }
         _ = try? source.thumbnail(maxPixelSize: 48, applyOrientation: true)
         _ = try? source.thumbnail(maxPixelSize: 48, from: .embeddedIfPresent)   // the EXIF IFD1 JPEG, when there is one
         _ = try? source.decodedAndScaledDown(limitBytes: 1 << 14)

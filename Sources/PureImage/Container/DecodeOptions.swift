@@ -53,6 +53,13 @@ public struct DecodeOptions: Hashable, Sendable {
     /// whole image's coefficients are held, as libjpeg-turbo holds them.
     var jpegCoefficientBands: JPEGBandRequest? = nil
 
+    /// Not public API (SPI `Reference`, for the fuzz harness and tests): progressive JPEGs
+    /// decoded in bands of `rows` MCU rows whatever their size, so that small inputs run the
+    /// banded decode the downscaler uses for large ones.
+    @_spi(Reference) public mutating func decodeJPEGCoefficientsInBands(ofRows rows: Int) {
+        jpegCoefficientBands = JPEGBandRequest(bandBytes: 0, minimumRows: max(1, rows))
+    }
+
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as
     /// `CGImageSourceCreateImageAtIndex` reads one directory). The IFD chain is still walked to
     /// its end, so `frameCount` is exact; no other page is decoded, and the decode's properties,

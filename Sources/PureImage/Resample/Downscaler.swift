@@ -75,7 +75,7 @@ public enum Downscaler {
             frameOptions.jpegDirectFormat = .rgba8Premultiplied
             // A large progressive file is decoded in bands of coefficients (`CoefficientBands`)
             // instead of holding them all (288 MB for 12000 × 8000 4:2:0).
-            frameOptions.jpegCoefficientBands = progressiveBands
+            frameOptions.jpegCoefficientBands = options.jpegCoefficientBands ?? progressiveBands
             // libjpeg's scaled size: ceil(size / denominator); the picture's extent: size / denominator.
             let geometry = ResamplerGeometry(sourceWidth: (sourceWidth + denominator - 1) / denominator,
                                              sourceHeight: (sourceHeight + denominator - 1) / denominator,
