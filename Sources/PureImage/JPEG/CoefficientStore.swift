@@ -110,6 +110,18 @@ final class CoefficientStore {
         isWholeImage = wholeImage
     }
 
+    /// Throws the limit error a whole-image store of `geometry` would (each plane, then the
+    /// total), without allocating: a banded decode accepts exactly the files a whole one does.
+    static func checkWholeImage(geometry: FrameGeometry, limits: DecodeLimits) throws(DecodeError) {
+        var total = 0
+        for component in geometry.components {
+            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, component.paddedHeightInBlocks, 64, 2,
+                                                    limits: limits, format: .jpeg, offset: nil) / 2
+            total += max(count, 64)
+        }
+        _ = try SizeMath.allocationSize(total, 2, limits: limits, format: .jpeg, offset: nil)
+    }
+
     /// A banded store after its first pass: the masks are no longer read.
     func releaseMasks() {
         for mask in masks { mask.blocks.deallocate() }
