@@ -67,24 +67,39 @@ final class CoefficientStore {
     }
 
     /// A banded store: rings of `bands.heldRenderRows` render rows, and a mask for every block.
+    /// Bands change what a decode holds, not what it accepts: the whole-image store's sizes are
+    /// checked against the limits first (nothing of that size is allocated). Without this, bands
+    /// would take a 203-byte DC-only file declaring 65500 × 65500 pixels (an 8.6 GB store),
+    /// decoding every block it claims: 10 s.
     convenience init(geometry: FrameGeometry, bands: CoefficientBands, budget: MemoryBudget) throws(DecodeError) {
+        _ = try Self.coefficientBytes(geometry: geometry, heldBlockRows: geometry.components.map(\.paddedHeightInBlocks),
+                                      limits: budget.limits)
         let rows = bands.blockRowsPerRenderRow.map { bands.heldRenderRows * $0 }
         try self.init(geometry: geometry, heldBlockRows: rows, wholeImage: false, bands: bands, budget: budget)
     }
 
+    /// Bytes of planes of `heldBlockRows` block rows per component, each plane and the total
+    /// checked against `limits` (at least one block a plane).
+    private static func coefficientBytes(geometry: FrameGeometry, heldBlockRows: [Int], limits: DecodeLimits) throws(DecodeError) -> Int {
+        var total = 0
+        for (component, rows) in zip(geometry.components, heldBlockRows) {
+            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, rows, 64, 2, limits: limits, format: .jpeg, offset: nil) / 2
+            total += max(count, 64)
+        }
+        return try SizeMath.allocationSize(total, 2, limits: limits, format: .jpeg, offset: nil)
+    }
+
     private init(geometry: FrameGeometry, heldBlockRows: [Int], wholeImage: Bool, bands: CoefficientBands?,
                  budget: MemoryBudget) throws(DecodeError) {
-        var total = 0, maskTotal = 0
-        for (component, rows) in zip(geometry.components, heldBlockRows) {
-            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, rows, 64, 2, limits: budget.limits, format: .jpeg, offset: nil) / 2
-            total += max(count, 64)
-            if bands != nil {
+        var maskTotal = 0
+        if bands != nil {
+            for component in geometry.components {
                 maskTotal += try SizeMath.allocationSize(component.paddedWidthInBlocks, component.paddedHeightInBlocks, 8,
                                                          limits: budget.limits, format: .jpeg, offset: nil) / 8
             }
         }
         // (The 128-byte scratch block is not counted: a fixed size, like the decoder's tables.)
-        let coefficientBytes = try SizeMath.allocationSize(total, 2, limits: budget.limits, format: .jpeg, offset: nil)
+        let coefficientBytes = try Self.coefficientBytes(geometry: geometry, heldBlockRows: heldBlockRows, limits: budget.limits)
         maskBytes = try SizeMath.allocationSize(maskTotal, 8, limits: budget.limits, format: .jpeg, offset: nil)
         reservedBytes = coefficientBytes + maskBytes
         try budget.reserve(reservedBytes, format: .jpeg, offset: nil)
@@ -108,18 +123,6 @@ final class CoefficientStore {
         self.planes = planes
         self.bands = bands
         isWholeImage = wholeImage
-    }
-
-    /// Throws the limit error a whole-image store of `geometry` would (each plane, then the
-    /// total), without allocating: a banded decode accepts exactly the files a whole one does.
-    static func checkWholeImage(geometry: FrameGeometry, limits: DecodeLimits) throws(DecodeError) {
-        var total = 0
-        for component in geometry.components {
-            let count = try SizeMath.allocationSize(component.paddedWidthInBlocks, component.paddedHeightInBlocks, 64, 2,
-                                                    limits: limits, format: .jpeg, offset: nil) / 2
-            total += max(count, 64)
-        }
-        _ = try SizeMath.allocationSize(total, 2, limits: limits, format: .jpeg, offset: nil)
     }
 
     /// A banded store after its first pass: the masks are no longer read.

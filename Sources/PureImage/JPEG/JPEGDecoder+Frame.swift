@@ -72,10 +72,6 @@ extension JPEGDecoder {
                 // an arithmetic scan's state is its adaptive statistics as well, not kept here.
                 if progressive && !arithmetic, let request = options.jpegCoefficientBands,
                    let bands = CoefficientBands.plan(geometry: geometry, bandBytes: request.bandBytes, minimumRows: request.minimumRows) {
-                    // Bands change what a decode holds, not what it accepts: a file whose whole
-                    // store the limits refuse is refused here too (bands would take a 65500²
-                    // DC-only bomb, decoding every block it claims: 10 s).
-                    try CoefficientStore.checkWholeImage(geometry: geometry, limits: budget.limits)
                     store = try CoefficientStore(geometry: geometry, bands: bands, budget: budget)
                 } else {
                     store = try CoefficientStore(geometry: geometry, wholeImage: multiScan, interleavedRows: firstScan.components.count > 1,

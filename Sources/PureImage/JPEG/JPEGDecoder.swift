@@ -324,7 +324,6 @@ final class JPEGDecoder: FormatDecoder {
                     scan = current
                     if !replayScans.isEmpty, let baseline = current as? BaselineScan {
                         try keepBandStarts(baseline.state, completedRows: row + 1)
-                        replayInput = (input.bytes, end)
                     }
                     if !multiScan {
                         if lossless { renderer?.emitRows() } else { renderMCURow(row, scan: current) }
@@ -333,6 +332,8 @@ final class JPEGDecoder: FormatDecoder {
                     if progressive {
                         completedScan = (scanCount, progression, current.lastGoodIMCURow)
                     }
+                    // The bytes the kept scans read again at EOI (a banded decode's later bands).
+                    if !replayScans.isEmpty { replayInput = (input.bytes, end) }
                     if current.ranOutOfInput && truncation == nil {
                         truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "entropy-coded data"))
                     }

@@ -252,10 +252,10 @@ struct BaselineScan: EntropyScan {
         if !state.insufficient && kind != .sequential {
             for index in 0..<slotCount {
                 let slot = slots + index
-                if my &* slot.pointee.stepY &+ slot.pointee.dy >= slot.pointee.maskedFrom {
+                let y = my &* slot.pointee.stepY &+ slot.pointee.dy
+                if y >= slot.pointee.maskedFrom {
                     guard decodeMaskedBlock(base, end: end, closed: closed, slot: slot,
-                                            x: mx &* slot.pointee.stepX &+ slot.pointee.dx,
-                                            y: my &* slot.pointee.stepY &+ slot.pointee.dy) else { return false }
+                                            x: mx &* slot.pointee.stepX &+ slot.pointee.dx, y: y) else { return false }
                     continue
                 }
                 guard decodeProgressiveBlock(base, end: end, closed: closed, slot: slot, block: block(slot)) else { return false }
