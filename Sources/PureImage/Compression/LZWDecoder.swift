@@ -105,41 +105,60 @@ struct LZWDecoder {
     }
 }
 
-/// The LZW dictionary as `(start, length)` pairs into the decoder's output (see `LZWDecoder`).
-/// Codes below the clear code are literals and have no entry; the clear and end codes never do.
+/// The LZW dictionary as `(start, length)` pairs into the decoder's output (see `LZWDecoder`),
+/// one 64-bit entry per code: `start << 16 | length` (a string is at most 4 096 bytes, so the
+/// length fits 16 bits; the start is an output index). One load per code, 32 KiB of table.
+///
+/// Every code has an entry, so the kernel treats all codes alike: a literal is a string of
+/// length 1 (its bytes come from `LZWDictionary.literals`, not the output), and the clear and
+/// end codes have length 0 (the one test that sends them to the slow path).
 struct LZWDictionary {
-    private var start: [Int]
-    private var length: [UInt16]
+    private var entries: [UInt64]
     /// Current code width in bits, `minimumCodeSize + 1 ... 12`.
     var width: Int
     /// The next slot to define, `endCode + 1 ... 4096`.
     var nextFree: Int
-    /// The previous code since the last clear, or -1.
-    var previous = -1
+    /// Where the previous code's string starts in the output, and its length; 0 when there is
+    /// no previous code (at the start and after a clear code: the next code defines nothing).
     var previousStart = 0
     var previousLength = 0
 
     init(minimumCodeSize: Int) {
-        start = [Int](repeating: 0, count: LZWDecoder.tableSize)
-        length = [UInt16](repeating: 0, count: LZWDecoder.tableSize)
+        let literalCount = 1 << minimumCodeSize
+        entries = [UInt64](repeating: 0, count: LZWDecoder.tableSize)
+        for code in 0 ..< literalCount { entries[code] = Self.entry(start: 0, length: 1) }
         width = minimumCodeSize + 1
-        nextFree = (1 << minimumCodeSize) + 2
+        nextFree = literalCount + 2
     }
 
-    /// Runs `body` with the two tables as unsafe buffers of `LZWDecoder.tableSize` entries.
-    mutating func withTables<R>(_ body: (UnsafeMutableBufferPointer<Int>, UnsafeMutableBufferPointer<UInt16>) -> R) -> R {
-        start.withUnsafeMutableBufferPointer { s in
-            length.withUnsafeMutableBufferPointer { l in body(s, l) }
-        }
+    /// Packs one entry.
+    @inline(__always)
+    static func entry(start: Int, length: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: start) &<< 16 | UInt64(truncatingIfNeeded: length) & 0xFFFF
+    }
+
+    /// Each literal code's string as an 8-byte word whose first byte in memory is the code's low
+    /// byte (the rest zero): what the kernel's 8-byte copy stores for a literal. Codes below the
+    /// clear code are at most 2^11 − 1 (minimum code size ≤ 11); literals above 255 decode to
+    /// their low byte, as in Chromium and Firefox.
+    static let literals: [UInt64] = (0 ..< 2048).map { UInt64($0 & 0xFF).littleEndian }
+
+    /// Runs `body` with the table as an unsafe buffer of `LZWDecoder.tableSize` entries.
+    mutating func withTable<R>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> R) -> R {
+        entries.withUnsafeMutableBufferPointer { body($0) }
     }
 
     /// The dictionary's invariants, for tests (STYLE.md §19): the width and next free slot are in
-    /// range, and every entry defined since the last clear lies inside the first `written`
-    /// output bytes, so copying it reads only decoded pixels.
+    /// range, every literal has length 1, the clear and end codes length 0, and every entry
+    /// defined since the last clear lies inside the first `written` output bytes, so copying it
+    /// reads only decoded pixels.
     func invariantsHold(written: Int, endCode: Int) -> Bool {
         guard width >= 1, width <= LZWDecoder.maxCodeWidth, nextFree > endCode, nextFree <= LZWDecoder.tableSize else { return false }
-        for code in endCode + 1 ..< nextFree where start[code] < 0 || start[code] + Int(length[code]) > written {
-            return false
+        for code in 0 ..< endCode - 1 where entries[code] & 0xFFFF != 1 { return false }
+        guard entries[endCode - 1] & 0xFFFF == 0, entries[endCode] & 0xFFFF == 0 else { return false }
+        for code in endCode + 1 ..< nextFree {
+            let start = Int(entries[code] >> 16), length = Int(entries[code] & 0xFFFF)
+            if length < 1 || start + length > written { return false }
         }
         return true
     }

@@ -132,91 +132,127 @@ extension LZWDecoder {
     /// The kernel, shared by every variant: `Codes` is the bit order, `earlyChange` is 0 (GIF)
     /// or 1 (TIFF: the width grows one code early).
     ///
-    /// Safe because: every `output` write is at an index < `capacity` (each copy length is
-    /// clamped to `capacity - position`, and `copy` bounds its 8-byte moves); every dictionary
-    /// read is at a code < `tableSize` (codes are at most 12 bits); every dictionary string lies
-    /// inside `0 ..< position` (`LZWDictionary.invariantsHold`), so copies read decoded bytes.
-    /// The arithmetic wraps (`&+`, `&<<`): positions and lengths stay within 0…capacity,
-    /// slots within 0…4096 and widths within 1…12, so no sum overflows and no shift reaches
-    /// 64 — the overflow checks were a third of the loop's branches.
+    /// Away from the end of the output every literal or defined code takes the same path, with
+    /// no branch on which it is: its entry gives the length, the source is chosen between the
+    /// literal's word and the earlier output (a select, not a jump), and one 8-byte word is
+    /// moved, more only for strings longer than 8. On photographic data most codes are literals
+    /// or short strings in no predictable order, so a branch between them was mispredicted on
+    /// a large share of codes. Clear and end (length 0), the KwKwK case and invalid codes go
+    /// through one rarely taken test each.
+    ///
+    /// Safe because: every `output` write is at an index < `capacity` (the word path runs only
+    /// when `position + length + 8 ≤ capacity`, the exact path clamps each length to
+    /// `capacity - position`, and `copy` bounds its 8-byte moves); every table access is at a
+    /// code < 4096 (12 bits at most) or at `nextFree` < 4096, inside the 4 096 entries; a literal word is read at
+    /// a code below the clear code ≤ 2 048, inside `LZWDictionary.literals`; every dictionary
+    /// string lies inside `0 ..< position` (`LZWDictionary.invariantsHold`), so copies read
+    /// decoded bytes. The arithmetic wraps (`&+`, `&<<`): positions and lengths stay within
+    /// 0…capacity + 8, slots within 0…4096 and widths within 1…12, so no sum overflows and no
+    /// shift reaches 64 — the overflow checks were a third of the loop's branches.
     mutating func run<Codes: LZWCodeReader>(_ codes: inout Codes, earlyChange: Int,
                                             _ input: UnsafeRawBufferPointer,
                                             into output: UnsafeMutableBufferPointer<UInt8>) -> Stop {
         let capacity = output.count
         if written >= capacity { return .outputFull }
         guard let out = output.baseAddress else { return .outputFull }
-        // Everything the loop touches is a local, so the tables can be borrowed mutably below
-        // without overlapping access to `self`.
-        var position = written
-        var width = dictionary.width
-        var nextFree = dictionary.nextFree
-        var previous = dictionary.previous
-        var previousStart = dictionary.previousStart
-        var previousLength = dictionary.previousLength
+        // The loop works on locals of the closure only (the state is copied in before and out
+        // after): a captured variable is reached through a pointer that every byte store to
+        // `out` might alias, so the compiler would keep it in memory, not in a register.
+        var state = (written: written, width: dictionary.width, nextFree: dictionary.nextFree,
+                     previousStart: dictionary.previousStart, previousLength: dictionary.previousLength, codes: codes)
         let clear = clearCode
-        let end = endCode
         let resetWidth = minimumCodeSize + 1
-        let stop: Stop = dictionary.withTables { start, length in
-            var inputIndex = 0
-            while true {
-                if codes.count < width {
-                    codes.refill(input, &inputIndex)
-                    if codes.count < width { return .needMoreInput }
-                }
-                let code = codes.take(width)
+        let stop: Stop = dictionary.withTable { table in
+            LZWDictionary.literals.withUnsafeBufferPointer { literalWords in
+                guard let literals = literalWords.baseAddress else { return .outputFull }
+                var codes = state.codes
+                var position = state.written
+                var width = state.width
+                var nextFree = state.nextFree
+                var previousStart = state.previousStart
+                var previousLength = state.previousLength
+                // The next free slot at which the width grows; `Int.max` once it is 12 bits.
+                var widenAt = width < LZWDecoder.maxCodeWidth ? (1 &<< width) &- earlyChange : Int.max
+                var inputIndex = 0
+                let stop: Stop
+                decoding: while true {
+                    if codes.count < width {
+                        codes.refill(input, &inputIndex)
+                        if codes.count < width { stop = .needMoreInput; break decoding }
+                    }
+                    let code = codes.take(width)
+                    let entry = table[code]
+                    var stringLength = Int(truncatingIfNeeded: entry & 0xFFFF)
+                    let stringStart = position
 
-                // Where this code's string is written: the next entry (this string plus the
-                // next code's first byte) is `stringStart ..< stringStart + stringLength + 1`.
-                let stringStart = position
-                let stringLength: Int
-                if code < clear {
-                    out[position] = UInt8(truncatingIfNeeded: code)
-                    stringLength = 1
-                } else if code > end && code < nextFree {
-                    // A defined entry: earlier output, never overlapping `position`.
-                    stringLength = min(Int(length[code]), capacity &- position)
-                    LZWDecoder.copy(out, from: start[code], to: position, count: stringLength, capacity: capacity)
-                } else if code == nextFree && previous >= 0 {
-                    // KwKwK: the entry being defined now, previous string + its own first byte.
-                    // The previous string ends at `position`, so the head copy does not overlap.
-                    stringLength = min(previousLength &+ 1, capacity &- position)
-                    let head = min(previousLength, stringLength)
-                    LZWDecoder.copy(out, from: previousStart, to: position, count: head, capacity: capacity)
-                    if stringLength > head { out[position &+ head] = out[previousStart] }
-                } else if code == clear {
-                    width = resetWidth
-                    nextFree = end &+ 1
-                    previous = -1
-                    continue
-                } else if code == end {
-                    return .endCode
-                } else {
-                    return .invalidCode(code)
-                }
-                position &+= stringLength
+                    if code < nextFree && stringLength != 0 {
+                        if position &+ stringLength &+ 8 <= capacity {
+                            // A literal's word or the string's first 8 bytes of earlier output
+                            // (which never reach `position`: the string ends at or before it).
+                            let earlier = UnsafeRawPointer(out + Int(truncatingIfNeeded: entry &>> 16))
+                            let source = code < clear ? UnsafeRawPointer(literals + code) : earlier
+                            let word = source.loadUnaligned(as: UInt64.self)
+                            UnsafeMutableRawPointer(out + position).storeBytes(of: word, as: UInt64.self)
+                            if stringLength > 8 {
+                                LZWDecoder.copy(out, from: Int(truncatingIfNeeded: entry &>> 16) &+ 8, to: position &+ 8,
+                                                count: stringLength &- 8, capacity: capacity)
+                            }
+                        } else {
+                            // Near the end of the output: exact copies, clamped to it.
+                            stringLength = min(stringLength, capacity &- position)
+                            if code < clear {
+                                out[position] = UInt8(truncatingIfNeeded: code)
+                            } else {
+                                LZWDecoder.copy(out, from: Int(truncatingIfNeeded: entry &>> 16), to: position, count: stringLength, capacity: capacity)
+                            }
+                        }
+                    } else if code == nextFree && previousLength > 0 {
+                        // KwKwK: the entry being defined now, previous string + its own first
+                        // byte. The previous string ends at `position`, so the head copy does
+                        // not overlap.
+                        stringLength = min(previousLength &+ 1, capacity &- position)
+                        let head = min(previousLength, stringLength)
+                        LZWDecoder.copy(out, from: previousStart, to: position, count: head, capacity: capacity)
+                        if stringLength > head { out[position &+ head] = out[previousStart] }
+                    } else if code == clear {
+                        width = resetWidth
+                        widenAt = width < LZWDecoder.maxCodeWidth ? (1 &<< width) &- earlyChange : Int.max
+                        nextFree = clear &+ 2
+                        previousLength = 0
+                        continue
+                    } else if code == clear &+ 1 {
+                        stop = .endCode
+                        break decoding
+                    } else {
+                        stop = .invalidCode(code)
+                        break decoding
+                    }
+                    position &+= stringLength
 
-                if previous >= 0 && nextFree < LZWDecoder.tableSize {
-                    start[nextFree] = previousStart
-                    length[nextFree] = UInt16(truncatingIfNeeded: previousLength &+ 1)
-                    nextFree &+= 1
+                    if previousLength > 0 && nextFree < LZWDecoder.tableSize {
+                        table[nextFree] = LZWDictionary.entry(start: previousStart, length: previousLength &+ 1)
+                        nextFree &+= 1
+                    }
+                    // Widen when the next free slot (plus the early-change offset) no longer
+                    // fits. For GIF this is giflib's RunningCode rule (see `LZWDecoder`).
+                    if nextFree >= widenAt {
+                        width &+= 1
+                        widenAt = width < LZWDecoder.maxCodeWidth ? (1 &<< width) &- earlyChange : Int.max
+                    }
+                    previousStart = stringStart
+                    previousLength = stringLength
+                    if position >= capacity { stop = .outputFull; break decoding }
                 }
-                // Widen when the next free slot (plus the early-change offset) no longer fits.
-                // For GIF this is giflib's RunningCode rule (see `LZWDecoder`).
-                if nextFree &+ earlyChange >= 1 &<< width && width < LZWDecoder.maxCodeWidth {
-                    width &+= 1
-                }
-                previous = code
-                previousStart = stringStart
-                previousLength = stringLength
-                if position >= capacity { return .outputFull }
+                state = (position, width, nextFree, previousStart, previousLength, codes)
+                return stop
             }
         }
-        written = position
-        dictionary.width = width
-        dictionary.nextFree = nextFree
-        dictionary.previous = previous
-        dictionary.previousStart = previousStart
-        dictionary.previousLength = previousLength
+        codes = state.codes
+        written = state.written
+        dictionary.width = state.width
+        dictionary.nextFree = state.nextFree
+        dictionary.previousStart = state.previousStart
+        dictionary.previousLength = state.previousLength
         return stop
     }
 }
