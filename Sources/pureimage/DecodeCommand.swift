@@ -51,9 +51,22 @@ enum DecodeCommand {
             guard let value = Int(text), value > 0 else { throw UsageError(message: "--chunk-size takes a byte count > 0") }
             chunkSize = value
         }
-        if chunkSize == nil && frame == 0 && outputFormat != .libtiffRGBA {
+        if chunkSize == nil && frame == 0 && outputFormat != .libtiffRGBA && options.jpegScaleDenominator == 1
+            && !parsed.has("--apply-orientation") {
             // Frame 0 streams: rows go to the file as the decoder finishes them, as djpeg writes
-            // them, unless an orientation must be applied (that needs the whole frame).
+            // them; a PNG is also read as it is decoded, so neither file is held whole.
+            do {
+                try ImageFiles.checkReadable(path)
+            } catch {
+                return CLI.report(path, error)
+            }
+            return try stream(path: path, output: output, container: container) { body in
+                try ImageSource.decodeRows(contentsOfFile: path, options: options, output: outputFormat, body)
+            }
+        }
+        if chunkSize == nil && frame == 0 && outputFormat != .libtiffRGBA {
+            // The same with --scale or --apply-orientation: rows streamed, unless an orientation
+            // must be applied (that needs the whole frame).
             let source: ImageSource
             do {
                 let bytes = try ImageFiles.read(path)

@@ -99,6 +99,9 @@ final class DecodeSession {
 
     func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 { input.append(contentsOf: bytes) }
     func close() { input.close() }
+    /// Drops the input the decoder has consumed (`InputBuffer.discard(before:)`): only for a
+    /// decoder that reads in order (see there).
+    func discardConsumedInput() { input.discard(before: input.readIndex) }
 
     /// Runs the decoder over the input available now.
     @discardableResult

@@ -403,6 +403,13 @@ public enum ImageFiles {
     public static func read(_ path: String, maxBytes: Int = 1 << 32) throws(DecodeError) -> [UInt8] {
         try FileReader.read(path, maxBytes: maxBytes)
     }
+
+    /// Throws the `DecodeError` (kind `.io`) reading `path` would meet at its opening — no such
+    /// file, permission denied, a directory, a device — without reading it: a command checks
+    /// its input before it creates its output.
+    public static func checkReadable(_ path: String) throws(DecodeError) {
+        _ = try FileStream(path: path)
+    }
 }
 
 /// What `ImageSource.describe()` found in the headers.

@@ -24,6 +24,9 @@ public struct StreamedFrame: Sendable {
     /// True when the decoder streamed its rows; false when the frame was decoded whole and then
     /// handed out in bands (see `decodeRows`).
     public var streamed: Bool
+    /// For a file read in pieces (`decodeRows(contentsOfFile:)`): the most input bytes held at
+    /// once; nil when the input was held whole. (For tests.)
+    var largestInputHeld: Int?
 }
 
 extension ImageSource {
@@ -51,21 +54,68 @@ extension ImageSource {
         }
     }
 
+    /// `decodeRows(output:_:)` of the file at `path`, holding a window of the file instead of
+    /// all of it where the format's decoder reads strictly in order: a PNG is read in pieces of
+    /// 1 MiB and what the decoder has consumed is dropped, so a non-interlaced PNG of any size
+    /// is decoded in a few megabytes (Docs/ImageSource.md, "Rows as they are decoded"). An
+    /// APNG, a PNG whose headers do not parse, and every other format (JPEG's scans and TIFF's
+    /// strips are read by offset) are read whole first, as `ImageSource(contentsOfFile:)`
+    /// does. The bands and the result are those of `decodeRows` on the whole file; I/O errors
+    /// are typed (`FileError`) as `ImageSource(contentsOfFile:)`'s.
+    public static func decodeRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(),
+                                  output: ImageDecodingOptions.Output = .canonicalRGBA,
+                                  _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        try decodeRows(contentsOfFile: path, options: options, output: output, window: fileWindowBytes, body)
+    }
+
+    /// `window`: the size of the pieces read, and of the consumed input let gather before it
+    /// is dropped (tests use small ones so that small files stream too).
+    static func decodeRows(contentsOfFile path: String, options: DecodeOptions, output: ImageDecodingOptions.Output,
+                           window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        let file = try FileStream(path: path)
+        var prefix = try file.next(upTo: max(1, window))
+        if !file.isAtEnd && FormatSniffer.sniff(prefix) == .format(.png) {
+            let source = try ImageSource(bytes: prefix, format: .png, options: options)
+            return try source.streamFirstFrame(output: output, reading: (file, max(1, window))) { band in
+                try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
+            }
+        }
+        if file.isRegularFile && !file.isAtEnd {
+            // Read whole as `init(contentsOfFile:)` reads it: one array of the file's size.
+            return try ImageSource(contentsOfFile: path, options: options).decodeRows(output: output, body)
+        }
+        // A FIFO cannot be read again: the rest of it follows what was read.
+        while !file.isAtEnd { prefix.append(contentsOf: try file.next(upTo: max(1, window))) }
+        return try ImageSource(bytes: prefix, options: options).decodeRows(output: output, body)
+    }
+
+    /// The pieces `decodeRows(contentsOfFile:)` reads, and the consumed bytes it lets gather
+    /// before dropping them.
+    static let fileWindowBytes = 1 << 20
+
     /// `decodeRows` before its bands are converted: each band of frame 0 goes to `consume`,
     /// which converts it into a bitmap of its own (`decodeRows`) or straight into rows it owns
     /// (`decode(at:into:bytesPerRow:format:)`).
-    func streamFirstFrame(output: ImageDecodingOptions.Output, _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
+    ///
+    /// `input`: the rest of the input, when this source holds only the start of a PNG file
+    /// (`decodeRows(contentsOfFile:)`); the decoder is fed from it `window` bytes at a time,
+    /// and its consumed input dropped once `window` bytes of it have gathered. The header
+    /// comes from the start alone (a walk that ran out of bytes still gives IHDR's fields);
+    /// every fallback to a whole decode reads the whole file.
+    func streamFirstFrame(output: ImageDecodingOptions.Output, reading input: (file: FileStream, window: Int)? = nil,
+                          _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
+        let file = input?.file, window = input?.window ?? Self.fileWindowBytes
         let header: ImageProperties
         do {
             header = try properties()
         } catch {
             // What a decode of the same bytes says (it may refuse or recover differently).
-            return try handOutWhole(output: output, body)
+            return try handOutWhole(output: output, file: file, body)
         }
         // An APNG's frame 0 is composed from its animation, not the default image the
         // streaming decoder reads.
         if format == .png && !header.frames.isEmpty || output == .libtiffRGBA {
-            return try handOutWhole(output: output, body)
+            return try handOutWhole(output: output, file: file, body)
         }
         var streamOptions = options
         streamOptions.firstFrameOnly = true
@@ -77,15 +127,27 @@ extension ImageSource {
         var nativeFormat: PixelFormat?
         let bands = BandConverter(output: output, pixels: deliveredWidth(header) * deliveredHeight(header), format: format)
         var failure: (any Error)?
+        // A file read in pieces: the decoder's own record of the chunks it read tells, when the
+        // first rows arrive, whether an acTL came before them (an APNG whose start did not
+        // show it; its frame 0 is then decoded whole). The record stops there.
+        let chunkLog = file == nil ? nil : StructureLog(limit: 10_000)
+        var animated = false
+        var largestHeld = 0
         // The decoder lives inside this closure only: its sink (and the copies its parts keep)
         // hold `body`, which must not outlive the call.
         let outcome: StreamOutcome
         do {
             outcome = try withoutActuallyEscaping(body) { body throws -> StreamOutcome in
             let decoder = try DecodeSession.makeDecoder(for: format, options: streamOptions)
+            decoder.structureLog = chunkLog
             // (Unowned: the decoder keeps the sink, and outlives every call of it.)
             decoder.rowSink = { [unowned decoder] band in
-                guard failure == nil else { return }
+                guard failure == nil, !animated else { return }
+                if let chunkLog, delivered == 0 {
+                    animated = chunkLog.entries.contains { $0.name == "acTL" }
+                    decoder.structureLog = nil
+                    if animated { return }
+                }
                 do {
                     nativeFormat = band.format
                     // The display format's alpha as `decode(at:)` chooses it: from the decode's
@@ -98,18 +160,32 @@ extension ImageSource {
                     failure = error
                 }
             }
-            let progress = try DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true)).pump()
+            let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: file == nil))
+            var progress = try session.pump()
+            largestHeld = session.input.bytes.count
+            while progress == .needMoreInput, let file, failure == nil, !animated {
+                // Feed the next piece; drop what the decoder consumed once a piece's worth has
+                // gathered (the PNG decoder reads in order and keeps no offset into it).
+                if session.input.readIndex - session.input.origin >= window {
+                    session.discardConsumedInput()
+                }
+                let piece = try file.next(upTo: window)
+                if piece.isEmpty { session.close() } else { session.append(piece) }
+                largestHeld = max(largestHeld, session.input.bytes.count)
+                progress = try session.pump()
+            }
             return StreamOutcome(finished: progress == .finished, properties: decoder.properties,
-                                 warnings: decoder.warnings, truncation: decoder.truncation)
+                                 warnings: decoder.warnings, truncation: decoder.truncation, inputEnd: session.input.writeIndex)
             }
         } catch {
             // The consumer's own error comes first: the decode went on without it.
             throw failure ?? error
         }
         if let failure { throw failure }
-        guard let nativeFormat else { return try handOutWhole(output: output, body) }
+        if animated { return try handOutWhole(output: output, file: file, body) }
+        guard let nativeFormat else { return try handOutWhole(output: output, file: file, body) }
         guard outcome.finished else {
-            throw DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
+            throw DecodeError(.truncated, format: format, offset: outcome.inputEnd, ContainerError.tooShortToIdentify(count: outcome.inputEnd))
         }
         let properties = outcome.properties ?? header
         let height = deliveredHeight(properties)
@@ -119,7 +195,8 @@ extension ImageSource {
             try deliverZeroRows(from: delivered, width: deliveredWidth(properties), height: height, native: nativeFormat,
                                 hasAlpha: properties.hasAlpha, output: output, body)
         }
-        return StreamedFrame(properties: properties, warnings: outcome.warnings, truncation: outcome.truncation, streamed: true)
+        return StreamedFrame(properties: properties, warnings: outcome.warnings, truncation: outcome.truncation, streamed: true,
+                             largestInputHeld: file == nil ? nil : largestHeld)
     }
 
     /// The frame's size as decoded: a JPEG's DCT-domain reduction makes it
@@ -140,10 +217,21 @@ extension ImageSource {
         var properties: ImageProperties?
         var warnings: [DecodeWarning]
         var truncation: DecodeError?
+        /// The input's length as the decode ended (the whole input, or what was read of a file).
+        var inputEnd: Int
     }
 
     /// The non-streaming path of `decodeRows`: the frame decoded whole, handed out in bands.
-    private func handOutWhole(output: ImageDecodingOptions.Output, _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
+    /// `file`: this source holds only the start of the file, and its header came from that
+    /// start; the whole file is read and `streamFirstFrame` runs on it from the beginning (the
+    /// whole file's header may decide differently: an acTL the start did not reach, or one
+    /// that turns out invalid and leaves a still image that streams after all).
+    private func handOutWhole(output: ImageDecodingOptions.Output, file: FileStream? = nil,
+                              _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
+        if let file {
+            return try ImageSource(bytes: try FileReader.read(file.path), format: format, options: options)
+                .streamFirstFrame(output: output, body)
+        }
         let decoded = try firstFrameDecode(output: output)
         let bitmap = decoded.bitmap
         try bitmap.forEachBand(rowsPerBand: (1 << 20) / max(1, bitmap.bytesPerRow)) { top, band in

@@ -89,7 +89,7 @@ enum FileReader {
     }
 
     /// Reads into `bytes[start...]` until it is full or the file ends; returns the bytes filled.
-    private static func fill(_ bytes: inout [UInt8], from start: Int, _ descriptor: Int32, path: String) throws(DecodeError) -> Int {
+    static func fill(_ bytes: inout [UInt8], from start: Int, _ descriptor: Int32, path: String) throws(DecodeError) -> Int {
         var filled = start
         while filled < bytes.count {
             let got = bytes.withUnsafeMutableBytes { buffer in
@@ -105,7 +105,7 @@ enum FileReader {
         return filled
     }
 
-    private static func failure(_ path: String, errno code: Int32, offset: Int?) -> DecodeError {
+    static func failure(_ path: String, errno code: Int32, offset: Int?) -> DecodeError {
         switch code {
         case ENOENT, ENOTDIR: return error(FileError.noSuchFile(path: path))
         case EACCES, EPERM: return error(FileError.permissionDenied(path: path))
@@ -114,8 +114,64 @@ enum FileReader {
         }
     }
 
-    private static func error(_ reason: FileError) -> DecodeError {
+    static func error(_ reason: FileError) -> DecodeError {
         DecodeError(.io, format: nil, offset: nil, reason)
+    }
+}
+
+/// A file read front to back in pieces, for a decode that holds a window of its input rather
+/// than all of it (`ImageSource.decodeRows(contentsOfFile:)`). Opened and checked as
+/// `FileReader.read` checks: a directory, a device or a socket is a typed error, never a read
+/// that might not end; a regular file or a FIFO is read until its end or `maxBytes` (an error).
+final class FileStream {
+    let path: String
+    private let descriptor: Int32
+    private let maxBytes: Int
+    /// Bytes read so far (the offset of the next byte `next(upTo:)` returns).
+    private(set) var offset = 0
+    /// True once a read found the end of the file.
+    private(set) var isAtEnd = false
+    /// A regular file (it can be opened and read again from the start); false for a FIFO.
+    let isRegularFile: Bool
+
+    init(path: String, maxBytes: Int = FileReader.defaultMaxBytes) throws(DecodeError) {
+        self.path = path
+        self.maxBytes = maxBytes
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileReader.failure(path, errno: errno, offset: nil) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileReader.failure(path, errno: code, offset: nil)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO:
+            self.descriptor = descriptor
+            isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        case S_IFDIR:
+            close(descriptor)
+            throw FileReader.error(FileError.isDirectory(path: path))
+        default:
+            close(descriptor)
+            throw FileReader.error(FileError.notARegularFile(path: path))
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next `count` bytes, fewer at the end of the file (none once it is reached).
+    func next(upTo count: Int) throws(DecodeError) -> [UInt8] {
+        guard !isAtEnd, count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let filled = try FileReader.fill(&bytes, from: 0, descriptor, path: path)
+        if filled < count {
+            isAtEnd = true
+            bytes.removeSubrange(filled...)
+        }
+        offset += filled
+        guard offset <= maxBytes else { throw FileReader.error(FileError.tooLarge(path: path, bytes: nil, limit: maxBytes)) }
+        return bytes
     }
 }
 

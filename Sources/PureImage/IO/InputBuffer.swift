@@ -2,21 +2,28 @@
 /// more can still arrive (the Wuffs `io_buffer` model).
 ///
 /// ```
-///   0                 readIndex                 writeIndex (= bytes.count)
+///   origin            readIndex                 writeIndex (= origin + bytes.count)
 ///   ├── consumed ─────────┼────── available ───────────┤ … more may arrive unless isClosed
 /// ```
-/// Invariant: `0 ≤ readIndex ≤ writeIndex`. Bytes are never dropped, so an offset into the
-/// stream is an index into `bytes` (TIFF reads by offset; errors quote absolute offsets).
+/// Invariant: `origin ≤ readIndex ≤ writeIndex`. Offsets are absolute positions in the stream
+/// (TIFF reads by offset; errors quote absolute offsets), and `bytes[i]` holds the byte at
+/// offset `origin + i`. `origin` is 0 — nothing dropped — except under a driver that feeds a
+/// decoder which reads its input strictly in order (PNG; `ImageSource.decodeRows(contentsOfFile:)`)
+/// and discards what it consumed (`discard(before:)`), so a file of any size is decoded with
+/// a bounded window of it in memory.
 ///
 /// When a decoder needs `n` bytes and fewer are available, `demand(_:)` gives the single
 /// decision every decoder relies on: not closed → suspend and wait (`.needMoreInput`);
 /// closed → the input is truncated.
 public struct InputBuffer: Sendable {
-    /// Every byte received so far, from the start of the stream.
+    /// Every byte received so far from `origin` on (from the start of the stream unless a
+    /// driver discarded a consumed prefix).
     public private(set) var bytes: [UInt8]
-    /// The next byte a decoder will read.
+    /// The stream offset of `bytes[0]`: how many bytes were discarded before it.
+    public private(set) var origin = 0
+    /// The next byte a decoder will read (an absolute offset).
     public var readIndex: Int {
-        didSet { assert(readIndex >= 0 && readIndex <= bytes.count) }
+        didSet { assert(readIndex >= origin && readIndex <= writeIndex) }
     }
     /// True once the producer has said no more bytes will come.
     public private(set) var isClosed: Bool
@@ -29,9 +36,9 @@ public struct InputBuffer: Sendable {
     }
 
     /// Where the next appended byte goes: the count of bytes received.
-    public var writeIndex: Int { bytes.count }
+    public var writeIndex: Int { origin + bytes.count }
     /// Bytes received but not yet read (`writeIndex - readIndex`).
-    public var available: Int { bytes.count - readIndex }
+    public var available: Int { writeIndex - readIndex }
 
     /// Appends newly received bytes. Appending after `close()` is API misuse and is ignored
     /// (debug builds assert).
@@ -43,6 +50,17 @@ public struct InputBuffer: Sendable {
 
     /// Marks the end of input.
     public mutating func close() { isClosed = true }
+
+    /// Drops the bytes before `offset` (at most `readIndex`: only consumed bytes go), moving
+    /// `origin` there. For drivers of decoders that read strictly in order and keep no offset
+    /// into earlier input; a decoder that reads back (JPEG's marker and scan positions, TIFF's
+    /// strip offsets) must never be fed through one.
+    public mutating func discard(before offset: Int) {
+        let end = min(offset, readIndex)
+        guard end > origin else { return }
+        bytes.removeFirst(end - origin)
+        origin = end
+    }
 
     /// What `demand(_:)` found: the bytes can be read now, later, or never.
     public enum Availability: Equatable {
@@ -62,14 +80,15 @@ public struct InputBuffer: Sendable {
     /// Whether `count` bytes at absolute `offset` can be read now, later, or never.
     public func demand(_ count: Int, at offset: Int) -> Availability {
         let (end, overflow) = offset.addingReportingOverflow(count)
-        if !overflow && offset >= 0 && end <= bytes.count { return .ready }
+        if !overflow && offset >= origin && end <= writeIndex { return .ready }
         return isClosed ? .truncated : .needMoreInput
     }
 
     /// A reader over `count` bytes at `readIndex`, after `demand(count) == .ready`; advances
-    /// `readIndex` past them.
+    /// `readIndex` past them. The reader's offsets are positions in `bytes`: the absolute
+    /// offsets while `origin` is 0.
     public mutating func consume(_ count: Int) -> ByteReader {
-        let reader = ByteReader(bytes, range: readIndex ..< readIndex + count)
+        let reader = ByteReader(bytes, range: readIndex - origin ..< readIndex - origin + count)
         readIndex += count
         return reader
     }

@@ -273,9 +273,12 @@ final class PNGDecoder: FormatDecoder {
                     return .needMoreInput
                 }
                 let start = input.readIndex
+                // The position of `start` in `input.bytes` (which begins at `input.origin`).
+                let first = start - input.origin
                 let outcome = input.bytes.withUnsafeBytes { all -> Result<UInt32, DecodeError> in
-                    // start + count ≤ writeIndex (count ≤ available), so the slice is in bounds.
-                    let piece = UnsafeRawBufferPointer(rebasing: all[start ..< start + count])
+                    // origin ≤ start and start + count ≤ writeIndex (count ≤ available), so the
+                    // slice is in bounds.
+                    let piece = UnsafeRawBufferPointer(rebasing: all[first ..< first + count])
                     do throws(DecodeError) {
                         try feedImageData(chunk.type, piece, fileOffset: start)
                     } catch {

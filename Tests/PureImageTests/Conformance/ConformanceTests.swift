@@ -26,6 +26,13 @@ import Glibc
         return root
     }
 
+    /// Removes a folder `makeCorpus` made (its files are the ones it wrote: four PNGs).
+    static func removeCorpus(_ root: String) {
+        for name in ["image0.png", "image1.png", "image2.png", "cut.png"] { unlink(root + "/suite/" + name) }
+        rmdir(root + "/suite")
+        rmdir(root)
+    }
+
     static func write(_ bytes: [UInt8], to path: String) throws {
         guard let file = fopen(path, "wb") else { throw BitmapError.invalidFormat("cannot write \(path)") }
         defer { fclose(file) }
@@ -34,6 +41,7 @@ import Glibc
 
     @Test func cleanRunIsIdentical() throws {
         let root = try Self.makeCorpus()
+        defer { Self.removeCorpus(root) }
         var run = ConformanceRun()
         run.add(root: root, expectations: Expectations())
         #expect(run.reports.count == 4)
@@ -46,6 +54,7 @@ import Glibc
     /// A wrong pixel planted in one decode is reported for exactly that file, pixel and difference.
     @Test func plantedWrongPixelIsReportedExactly() throws {
         let root = try Self.makeCorpus()
+        defer { Self.removeCorpus(root) }
         var run = ConformanceRun()
         run.add(root: root, expectations: Expectations(), tamper: { path, image in
             guard path == "suite/image1.png" else { return }

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import PureImageConformance
 @testable import PureImage
 
@@ -19,6 +22,7 @@ import Testing
 
     @Test func manifestRoundTripsAndTellsWhichSideMoved() throws {
         let root = try ConformanceTests.makeCorpus()
+        defer { ConformanceTests.removeCorpus(root) }
         let rootName = root.split(separator: "/").last.map(String.init) ?? ""
         var clean = ConformanceRun()
         clean.add(root: root, expectations: Expectations())

@@ -1,0 +1,131 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import PureImage
+
+/// `ImageSource.decodeRows(contentsOfFile:)`: a PNG is read in pieces and its consumed input
+/// dropped (`InputBuffer.discard(before:)`), every other file read whole — and either way the
+/// bands, truncation and warnings are those of `decodeRows` on the file's bytes. Small windows
+/// make the corpus's small files go through the piecewise path (with 64 bytes the first piece
+/// holds little more than IHDR, so the header comes from a walk that ran out of bytes).
+@Suite struct FileRowStreamingTests {
+    struct Outcome: Equatable {
+        var rows: [UInt8]
+        var truncated: Bool
+        var warnings: [String]
+        var failure: DecodeError.Kind?
+    }
+
+    static func collect(_ decode: ((RowBand) throws -> Void) throws -> StreamedFrame) -> (Outcome, streamed: Bool) {
+        var rows: [UInt8] = []
+        do {
+            let frame = try decode { band in
+                #expect(band.firstRow * band.rows.bytesPerRow == rows.count, "bands out of order")
+                rows += band.rows.bytes
+            }
+            return (Outcome(rows: rows, truncated: frame.truncation != nil, warnings: frame.warnings.map(\.message), failure: nil), frame.streamed)
+        } catch let error as DecodeError {
+            return (Outcome(rows: [], truncated: false, warnings: [], failure: error.kind), false)
+        } catch {
+            Issue.record("\(error)")
+            return (Outcome(rows: [], truncated: false, warnings: [], failure: .malformed), false)
+        }
+    }
+
+    /// Compares the file path with the in-memory one for `paths`; returns (compared, streamed
+    /// piecewise).
+    static func compare(_ paths: [String], window: Int) -> (compared: Int, streamed: Int) {
+        var compared = 0, streamed = 0
+        for path in paths {
+            guard let bytes = try? ImageFiles.read(path) else { continue }
+            let (expected, _) = collect { body in try ImageSource(bytes: bytes).decodeRows(output: .canonicalRGBA, body) }
+            let (outcome, fromFile) = collect { body in
+                try ImageSource.decodeRows(contentsOfFile: path, options: DecodeOptions(), output: .canonicalRGBA, window: window, body)
+            }
+            if outcome != expected {
+                Issue.record("\(path) (window \(window)): \(outcome.rows.count) bytes, truncated \(outcome.truncated), \(outcome.failure.map { "\($0)" } ?? "no error"), \(outcome.warnings) warnings; in memory: \(expected.rows.count), \(expected.truncated), \(expected.failure.map { "\($0)" } ?? "no error"), \(expected.warnings)")
+            }
+            compared += 1
+            if fromFile && bytes.count > window { streamed += 1 }
+        }
+        return (compared, streamed)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 1024])
+    func corpusPNGsFromTheFileAreTheInMemoryRows(window: Int) {
+        let paths = Corpus.manifest().filter { ["png", "apng"].contains($0.format) }.map(\.absolutePath)
+        let (compared, streamed) = Self.compare(paths, window: window)
+        report("decodeRows(contentsOfFile:) window \(window): \(compared) corpus PNGs, \(streamed) streamed and larger than one piece")
+        #expect(compared >= 500 && streamed >= (window < 1024 ? 350 : 120), "\(compared) compared, \(streamed) streamed and larger than one piece")
+    }
+
+    @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 3))
+    func generatedFilesFromTheFileAreTheInMemoryRows() {
+        // PNGs read in pieces; the other formats take the whole-file path.
+        let paths = GIFTest.files(under: GeneratedCorpus.root).filter { !$0.hasSuffix(".tsv") && !$0.contains("jpeg-sampling") }
+        let (compared, streamed) = Self.compare(paths, window: 512)
+        #expect(compared >= 1000 && streamed >= 100, "\(compared) compared, \(streamed) streamed and larger than one piece")
+    }
+
+    /// A PNG larger than the window, cut short at several places: the rows the file holds,
+    /// then the one-shot fill, and the truncation — as in memory.
+    @Test func truncatedFilesMatchInMemory() {
+        let width = 300, height = 200
+        // Noise (a linear congruential sequence), so the file is about as large as its pixels.
+        var state: UInt32 = 12345
+        let rows = (0 ..< height).map { _ in
+            (0 ..< width * 3).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        var builder = PNGBuilder()
+        builder.header(width: width, height: height, depth: 8, colorType: 2)
+        builder.imageData(PNGBuilder.scanlines(rows), pieces: 40)
+        builder.end()
+        let png = builder.bytes
+        var paths: [String] = []
+        defer { for path in paths { unlink(path) } }
+        for cut in [png.count, png.count - 12, png.count / 2, 900, 60, 40] {
+            let path = "/tmp/pureimage-file-rows-\(getpid())-cut-\(cut).png"
+            guard let file = fopen(path, "wb") else { Issue.record("cannot write \(path)"); return }
+            _ = png.prefix(cut).withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            fclose(file)
+            paths.append(path)
+        }
+        let (compared, streamed) = Self.compare(paths, window: 256)
+        #expect(compared == 6 && streamed >= 3, "\(compared) compared, \(streamed) streamed and larger than one piece")
+        // The whole file went through a window: never more than a piece beside the consumed
+        // bytes let gather before a discard, and the chunk the decoder waits on (1 000 bytes).
+        let frame = try? ImageSource.decodeRows(contentsOfFile: paths[0], options: DecodeOptions(), output: .native, window: 256) { _ in }
+        let held = frame?.largestInputHeld ?? Int.max
+        #expect(png.count > 20_000 && held <= 2 * 256 + 1_100, "\(held) of \(png.count) bytes held at once")
+    }
+
+    @Test func aDirectoryIsATypedIOError() {
+        #expect(throws: DecodeError.self) { try ImageSource.decodeRows(contentsOfFile: "/tmp") { _ in } }
+        do {
+            _ = try ImageSource.decodeRows(contentsOfFile: "/tmp") { _ in }
+        } catch {
+            #expect((error as? DecodeError)?.kind == .io)
+        }
+    }
+
+    /// Offsets stay absolute after a discard; only consumed bytes go.
+    @Test func discardKeepsOffsetsAbsolute() throws {
+        var input = InputBuffer(Array(0 ..< 100), isClosed: false)
+        input.readIndex = 60
+        input.discard(before: 50)
+        #expect(input.origin == 50 && input.bytes.count == 50 && input.writeIndex == 100 && input.available == 40)
+        #expect(input.demand(10, at: 45) == .needMoreInput)
+        #expect(input.demand(40) == .ready && input.demand(41) == .needMoreInput)
+        var reader = input.consume(4)
+        #expect(try reader.readUInt32(.bigEndian) == 0x3C3D_3E3F)
+        input.discard(before: 90)
+        #expect(input.origin == 64, "clamped to the read position")
+        input.append(contentsOf: [200, 201])
+        input.close()
+        #expect(input.writeIndex == 102 && input.demand(38) == .ready && input.demand(39) == .truncated)
+    }
+}
