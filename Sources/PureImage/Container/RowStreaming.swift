@@ -57,10 +57,10 @@ extension ImageSource {
     /// `decodeRows(output:_:)` of the file at `path`, holding a window of the file instead of
     /// all of it where the format's decoder reads strictly in order: a PNG is read in pieces of
     /// 1 MiB and what the decoder has consumed is dropped, so a non-interlaced PNG of any size
-    /// is decoded in a few megabytes (Docs/ImageSource.md, "Rows as they are decoded"). An
-    /// APNG, a PNG whose headers do not parse, and every other format (JPEG's scans and TIFF's
-    /// strips are read by offset) are read whole first, as `ImageSource(contentsOfFile:)`
-    /// does. The bands and the result are those of `decodeRows` on the whole file; I/O errors
+    /// is decoded in a few megabytes (Docs/ImageSource.md, "From a file, in pieces"). An
+    /// APNG or a PNG whose first piece does not parse is then read whole and decoded as in
+    /// memory; every other format (JPEG's scans and TIFF's strips are read by offset), and
+    /// a FIFO, are read whole first, as `ImageSource(contentsOfFile:)` does. The bands and the result are those of `decodeRows` on the whole file; I/O errors
     /// are typed (`FileError`) as `ImageSource(contentsOfFile:)`'s.
     public static func decodeRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(),
                                   output: ImageDecodingOptions.Output = .canonicalRGBA,
@@ -74,7 +74,7 @@ extension ImageSource {
                            window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         let file = try FileStream(path: path)
         var prefix = try file.next(upTo: max(1, window))
-        if !file.isAtEnd && FormatSniffer.sniff(prefix) == .format(.png) {
+        if file.isRegularFile && !file.isAtEnd && FormatSniffer.sniff(prefix) == .format(.png) {
             let source = try ImageSource(bytes: prefix, format: .png, options: options)
             return try source.streamFirstFrame(output: output, reading: (file, max(1, window))) { band in
                 try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
@@ -84,7 +84,8 @@ extension ImageSource {
             // Read whole as `init(contentsOfFile:)` reads it: one array of the file's size.
             return try ImageSource(contentsOfFile: path, options: options).decodeRows(output: output, body)
         }
-        // A FIFO cannot be read again: the rest of it follows what was read.
+        // A FIFO cannot be read again (nor fall back to a whole read once begun in pieces): the
+        // rest of it follows what was read, and it is decoded in memory.
         while !file.isAtEnd { prefix.append(contentsOf: try file.next(upTo: max(1, window))) }
         return try ImageSource(bytes: prefix, options: options).decodeRows(output: output, body)
     }
@@ -129,7 +130,7 @@ extension ImageSource {
         var failure: (any Error)?
         // A file read in pieces: the decoder's own record of the chunks it read tells, when the
         // first rows arrive, whether an acTL came before them (an APNG whose start did not
-        // show it; its frame 0 is then decoded whole). The record stops there.
+        // show it: the whole file is then read and decoded as in memory). The record stops there.
         let chunkLog = file == nil ? nil : StructureLog(limit: 10_000)
         var animated = false
         var largestHeld = 0
