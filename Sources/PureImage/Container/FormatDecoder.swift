@@ -58,6 +58,12 @@ protocol FormatDecoder: AnyObject {
     /// Inspection (`Inspector.inspect`): set before the first `advance`, it receives every
     /// structure the decoder reads, as it reads it (`StructureLog`).
     var structureLog: StructureLog? { get set }
+
+    /// True while the decoder will never read again a byte before the input's `readIndex`, so
+    /// a driver may drop them (`InputBuffer.discard(before:)`, `decodeRows(contentsOfFile:)`).
+    /// Asked between `advance` calls; a decoder that reads back (TIFF's strips by offset, a
+    /// progressive JPEG's scans again for its bands) answers false while it might.
+    var mayDiscardConsumedInput: Bool { get }
 }
 
 /// A band of finished rows, full width, in the decoder's native format.
@@ -79,6 +85,9 @@ extension FormatDecoder {
 
     /// Formats whose every header problem stops the walk itself have nothing to add.
     var headerRefusal: DecodeError? { nil }
+
+    /// Decoders read by offset unless they say otherwise.
+    var mayDiscardConsumedInput: Bool { false }
 }
 
 /// Owns a decoder and its input and makes failure sticky: after the first error every call
@@ -99,9 +108,12 @@ final class DecodeSession {
 
     func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 { input.append(contentsOf: bytes) }
     func close() { input.close() }
-    /// Drops the input the decoder has consumed (`InputBuffer.discard(before:)`): only for a
-    /// decoder that reads in order (see there).
-    func discardConsumedInput() { input.discard(before: input.readIndex) }
+    /// Drops the input the decoder has consumed (`InputBuffer.discard(before:)`) when the
+    /// decoder says it will not read it again (`mayDiscardConsumedInput`); else keeps it.
+    func discardConsumedInput() {
+        guard decoder.mayDiscardConsumedInput else { return }
+        input.discard(before: input.readIndex)
+    }
 
     /// Runs the decoder over the input available now.
     @discardableResult

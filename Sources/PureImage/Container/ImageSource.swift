@@ -152,18 +152,22 @@ public final class ImageSource: Sendable {
         try describe(contentsOfFile: path, options: options, firstRead: 1 << 16).description
     }
 
+    /// The largest prefix of a file whose header walk is tried before the file is read whole.
+    static let largestDescribedPrefix = 1 << 24
+
     /// `firstRead`: the first prefix tried (tests use small ones to exercise the growth);
     /// `bytesRead`: the size of the prefix described (the file's size when read whole).
     static func describe(contentsOfFile path: String, options: DecodeOptions,
                          firstRead: Int) throws(DecodeError) -> (description: SourceDescription, bytesRead: Int) {
         var prefix = max(1, firstRead)
-        while prefix <= 1 << 24 {
+        while prefix <= largestDescribedPrefix {
             let (bytes, isWholeFile) = try FileReader.read(path, prefix: prefix)
             if isWholeFile { return (try ImageSource(bytes: bytes, options: options).describe(), bytes.count) }
             guard FormatSniffer.sniff(bytes) == .format(.jpeg) else { break }
             // A walk that ends inside the prefix read none of what follows; one that runs out
             // of bytes (or fails for want of them) is tried again on more.
-            if let description = try? ImageSource(bytes: bytes, options: options).describe(), description.truncation == nil {
+            if let source = try? ImageSource(bytes: bytes, options: options), source.headerWalkEndsInside,
+               let description = try? source.describe() {
                 return (description, bytes.count)
             }
             prefix *= 4

@@ -55,13 +55,17 @@ extension ImageSource {
     }
 
     /// `decodeRows(output:_:)` of the file at `path`, holding a window of the file instead of
-    /// all of it where the format's decoder reads strictly in order: a PNG is read in pieces of
-    /// 1 MiB and what the decoder has consumed is dropped, so a non-interlaced PNG of any size
-    /// is decoded in a few megabytes (Docs/ImageSource.md, "From a file, in pieces"). An
-    /// APNG or a PNG whose first piece does not parse is then read whole and decoded as in
-    /// memory; every other format (JPEG's scans and TIFF's strips are read by offset), and
-    /// a FIFO, are read whole first, as `ImageSource(contentsOfFile:)` does. The bands and the result are those of `decodeRows` on the whole file; I/O errors
-    /// are typed (`FileError`) as `ImageSource(contentsOfFile:)`'s.
+    /// all of it where the format's decoder reads in order: a PNG or JPEG is read in pieces of
+    /// 1 MiB, and what the decoder has consumed is dropped whenever it says it will not read
+    /// it again (`FormatDecoder.mayDiscardConsumedInput`: a PNG always, a JPEG within the
+    /// scan of a single-scan frame). So a non-interlaced PNG or a baseline JPEG of any size is
+    /// decoded in a few megabytes (Docs/ImageSource.md, "From a file, in pieces"); a
+    /// progressive JPEG keeps its input beside its coefficients. An APNG, or a file whose
+    /// first piece does not parse, is then read whole and decoded as in memory; every other
+    /// format (TIFF's strips are read by offset), and a FIFO, are read whole first, as
+    /// `ImageSource(contentsOfFile:)` does. The bands and the result are those of
+    /// `decodeRows` on the whole file; I/O errors are typed (`FileError`) as
+    /// `ImageSource(contentsOfFile:)`'s.
     public static func decodeRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(),
                                   output: ImageDecodingOptions.Output = .canonicalRGBA,
                                   _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
@@ -74,8 +78,16 @@ extension ImageSource {
                            window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         let file = try FileStream(path: path)
         var prefix = try file.next(upTo: max(1, window))
-        if file.isRegularFile && !file.isAtEnd && FormatSniffer.sniff(prefix) == .format(.png) {
-            let source = try ImageSource(bytes: prefix, format: .png, options: options)
+        if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), format == .png || format == .jpeg {
+            var source = try ImageSource(bytes: prefix, format: format, options: options)
+            // A JPEG's header walk needs every segment before the first scan (EXIF, XMP and
+            // ICC segments can be large): more is read while the walk fails or runs out of
+            // bytes, up to `describe(contentsOfFile:)`'s bound. (A PNG walk gives IHDR's
+            // fields from any prefix that holds IHDR.)
+            while format == .jpeg && !file.isAtEnd && prefix.count < Self.largestDescribedPrefix && !source.headerWalkEndsInside {
+                prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
+                source = try ImageSource(bytes: prefix, format: format, options: options)
+            }
             return try source.streamFirstFrame(output: output, reading: (file, max(1, window))) { band in
                 try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
             }
@@ -94,14 +106,22 @@ extension ImageSource {
     /// before dropping them.
     static let fileWindowBytes = 1 << 20
 
+    /// Whether the header walk ended inside these bytes (a JPEG's at its first scan), so more
+    /// of the file would not change what it found.
+    var headerWalkEndsInside: Bool {
+        guard let description = try? describe() else { return false }
+        return description.truncation == nil
+    }
+
     /// `decodeRows` before its bands are converted: each band of frame 0 goes to `consume`,
     /// which converts it into a bitmap of its own (`decodeRows`) or straight into rows it owns
     /// (`decode(at:into:bytesPerRow:format:)`).
     ///
-    /// `input`: the rest of the input, when this source holds only the start of a PNG file
-    /// (`decodeRows(contentsOfFile:)`); the decoder is fed from it `window` bytes at a time,
-    /// and its consumed input dropped once `window` bytes of it have gathered. The header
-    /// comes from the start alone (a walk that ran out of bytes still gives IHDR's fields);
+    /// `input`: the rest of the input, when this source holds only the start of a PNG or JPEG
+    /// file (`decodeRows(contentsOfFile:)`); the decoder is fed from it `window` bytes at a
+    /// time, and its consumed input dropped once `window` bytes of it have gathered, where
+    /// the decoder allows it (`DecodeSession.discardConsumedInput`). The header comes from the
+    /// start alone (a walk that ran out of bytes still gives IHDR's or the SOF's fields);
     /// every fallback to a whole decode reads the whole file.
     func streamFirstFrame(output: ImageDecodingOptions.Output, reading input: (file: FileStream, window: Int)? = nil,
                           _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
@@ -128,10 +148,10 @@ extension ImageSource {
         var nativeFormat: PixelFormat?
         let bands = BandConverter(output: output, pixels: deliveredWidth(header) * deliveredHeight(header), format: format)
         var failure: (any Error)?
-        // A file read in pieces: the decoder's own record of the chunks it read tells, when the
+        // A PNG file read in pieces: the decoder's own record of the chunks it read tells, when the
         // first rows arrive, whether an acTL came before them (an APNG whose start did not
         // show it: the whole file is then read and decoded as in memory). The record stops there.
-        let chunkLog = file == nil ? nil : StructureLog(limit: 10_000)
+        let chunkLog = file == nil || format != .png ? nil : StructureLog(limit: 10_000)
         var animated = false
         var largestHeld = 0
         // The decoder lives inside this closure only: its sink (and the copies its parts keep)
@@ -166,7 +186,7 @@ extension ImageSource {
             largestHeld = session.input.bytes.count
             while progress == .needMoreInput, let file, failure == nil, !animated {
                 // Feed the next piece; drop what the decoder consumed once a piece's worth has
-                // gathered (the PNG decoder reads in order and keeps no offset into it).
+                // gathered, if it will not read it again.
                 if session.input.readIndex - session.input.origin >= window {
                     session.discardConsumedInput()
                 }

@@ -8,8 +8,9 @@
 /// Invariant: `origin ≤ readIndex ≤ writeIndex`. Offsets are absolute positions in the stream
 /// (TIFF reads by offset; errors quote absolute offsets), and `bytes[i]` holds the byte at
 /// offset `origin + i`. `origin` is 0 — nothing dropped — except under a driver that feeds a
-/// decoder which reads its input strictly in order (PNG; `ImageSource.decodeRows(contentsOfFile:)`)
-/// and discards what it consumed (`discard(before:)`), so a file of any size is decoded with
+/// decoder that says it no longer needs what it consumed (`FormatDecoder.mayDiscardConsumedInput`:
+/// PNG, and JPEG within a single-scan frame's scan; `ImageSource.decodeRows(contentsOfFile:)`)
+/// and discards it (`discard(before:)`), so a file of any size is decoded with
 /// a bounded window of it in memory.
 ///
 /// When a decoder needs `n` bytes and fewer are available, `demand(_:)` gives the single
@@ -52,15 +53,22 @@ public struct InputBuffer: Sendable {
     public mutating func close() { isClosed = true }
 
     /// Drops the bytes before `offset` (at most `readIndex`: only consumed bytes go), moving
-    /// `origin` there. For drivers of decoders that read strictly in order and keep no offset
-    /// into earlier input; a decoder that reads back (JPEG's marker and scan positions, TIFF's
-    /// strip offsets) must never be fed through one.
+    /// `origin` there. Only while the decoder says it never reads consumed bytes again
+    /// (`FormatDecoder.mayDiscardConsumedInput`): TIFF reads strips anywhere, a progressive
+    /// JPEG reads its scans again.
     public mutating func discard(before offset: Int) {
         let end = min(offset, readIndex)
         guard end > origin else { return }
         bytes.removeFirst(end - origin)
         origin = end
     }
+
+    /// The byte at absolute `offset` (`origin ≤ offset < writeIndex`).
+    func byte(at offset: Int) -> UInt8 { bytes[offset - origin] }
+
+    /// The bytes at absolute offsets `range` (within `origin ..< writeIndex`); the slice's
+    /// indices are positions in `bytes`.
+    func slice(_ range: Range<Int>) -> ArraySlice<UInt8> { bytes[range.lowerBound - origin ..< range.upperBound - origin] }
 
     /// What `demand(_:)` found: the bytes can be read now, later, or never.
     public enum Availability: Equatable {

@@ -64,6 +64,7 @@ extension JPEGDecoder {
                 return
             }
             try startScan(segment)
+            adoptNewScan(origin: input.origin)
         case JPEGMarker.app0...JPEGMarker.app15, JPEGMarker.com:
             if let problem = metadata.absorb(segment) { warn(at: segment.markerOffset, problem) }
             if var properties {
@@ -101,21 +102,23 @@ extension JPEGDecoder {
     static func definedLines(_ input: InputBuffer, from start: Int) -> DefinedLines {
         var at = start
         while true {
-            let result = input.bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: at, end: input.writeIndex) }
+            let origin = input.origin
+            let result = input.bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: at - origin, end: $0.count) }
             switch result {
             case .endOfBytes(let discarded):
                 // Everything before `at + discarded` is data; from there on (a run of 0xFF at
                 // most) the next bytes decide.
                 return .notYet(resumeAt: at + discarded)
-            case .marker(let code, let offset, let next, _):
+            case .marker(let code, let heldOffset, let heldNext, _):
+                let offset = heldOffset + origin, next = heldNext + origin
                 if JPEGMarker.isRST(code) {
                     at = next
                     continue
                 }
                 guard code == JPEGMarker.dnl else { return .missing(offset: offset) }
                 guard next + 4 <= input.writeIndex else { return .notYet(resumeAt: offset) }
-            let length = Int(input.bytes[next]) << 8 | Int(input.bytes[next + 1])
-                let lines = Int(input.bytes[next + 2]) << 8 | Int(input.bytes[next + 3])
+                let length = Int(input.byte(at: next)) << 8 | Int(input.byte(at: next + 1))
+                let lines = Int(input.byte(at: next + 2)) << 8 | Int(input.byte(at: next + 3))
                 return length == 4 && lines > 0 ? .lines(lines) : .missing(offset: offset)
             }
         }

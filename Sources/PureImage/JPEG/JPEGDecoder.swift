@@ -182,7 +182,7 @@ final class JPEGDecoder: FormatDecoder {
                 case .truncated:
                     throw DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "the SOI marker"))
                 case .ready:
-                    let first = input.bytes[input.readIndex], second = input.bytes[input.readIndex + 1]
+                    let first = input.byte(at: input.readIndex), second = input.byte(at: input.readIndex + 1)
                     guard first == 0xFF, second == JPEGMarker.soi else {
                         throw DecodeError(.malformed, format: .jpeg, offset: 0, JPEGError.missingSOI(found: [first, second]))
                     }
@@ -192,10 +192,11 @@ final class JPEGDecoder: FormatDecoder {
                 }
 
             case .findMarker:
-                let start = input.readIndex
+                let start = input.readIndex - input.origin, origin = input.origin
                 let result = input.bytes.withUnsafeBufferPointer { MarkerScanner.next(in: $0, from: start, end: $0.count) }
                 switch result {
-                case .marker(let code, let offset, let next, let discarded):
+                case .marker(let code, let heldOffset, let heldNext, let discarded):
+                    let offset = heldOffset + origin, next = heldNext + origin
                     if discarded > 0 {
                         warn(at: offset, "Corrupt JPEG data: \(discarded) extraneous bytes before marker 0x\(hex2(code).lowercased())")
                     }
@@ -228,7 +229,7 @@ final class JPEGDecoder: FormatDecoder {
                 let available = input.writeIndex - input.readIndex
                 var length = -1
                 if available >= 2 {
-                    length = Int(input.bytes[input.readIndex]) << 8 | Int(input.bytes[input.readIndex + 1])
+                    length = Int(input.byte(at: input.readIndex)) << 8 | Int(input.byte(at: input.readIndex + 1))
                 }
                 if length >= 0 && available >= max(2, length) {
                     if code == JPEGMarker.sos, renderer == nil, let frame, frame.height == 0 {
@@ -254,7 +255,7 @@ final class JPEGDecoder: FormatDecoder {
                     let bodyStart = input.readIndex + 2
                     let bodyCount = max(0, length - 2)
                     let segment = JPEGSegment(marker: code, markerOffset: offset, declaredLength: length,
-                                              body: input.bytes[bodyStart ..< bodyStart + bodyCount])
+                                              body: input.slice(bodyStart ..< bodyStart + bodyCount))
                     input.readIndex = bodyStart + bodyCount
                     structureLog?.record(offset, JPEGMarker.name(code), "length \(length)" + JPEGInspector.describe(segment, frame: frame))
                     scanDataStart = input.readIndex
@@ -268,7 +269,7 @@ final class JPEGDecoder: FormatDecoder {
                 // segment is parsed from those — which usually fails exactly as libjpeg fails —
                 // and then the stream ends.
                 warn(at: input.writeIndex, "Premature end of JPEG file")
-                var padded = Array(input.bytes[input.readIndex ..< input.writeIndex])
+                var padded = Array(input.slice(input.readIndex ..< input.writeIndex))
                 if padded.count < 2 { padded += endOfInputFiller(2 - padded.count, start: 0) }
                 length = Int(padded[0]) << 8 | Int(padded[1])
                 let bodyCount = max(0, length - 2)
@@ -307,15 +308,21 @@ final class JPEGDecoder: FormatDecoder {
             case .scan:
                 guard var current = scan else { state = .findMarker; continue }
                 scan = nil
-                let end = input.writeIndex, closed = input.isClosed
+                // The scan reads the held bytes: its positions are stream offsets less
+                // `scanOrigin`, moved down when consumed input was dropped since its last run.
+                if input.origin != scanOrigin {
+                    current.rebase(by: input.origin - scanOrigin)
+                    scanOrigin = input.origin
+                }
+                let end = input.writeIndex - scanOrigin, closed = input.isClosed
                 let progress = input.bytes.withUnsafeBufferPointer { current.run($0, end: end, closed: closed) }
-                for (offset, message) in current.warnings { warn(at: offset, message) }
+                for (offset, message) in current.warnings { warn(at: offset + scanOrigin, message) }
                 current.warnings.removeAll()
                 lastGoodIMCURow = current.lastGoodIMCURow
                 if current.dcOverflow {
-                    throw DecodeError(.malformed, format: .jpeg, offset: current.position, JPEGError.dcCoefficientOverflow)
+                    throw DecodeError(.malformed, format: .jpeg, offset: current.position + scanOrigin, JPEGError.dcCoefficientOverflow)
                 }
-                input.readIndex = min(max(input.readIndex, current.position), input.writeIndex)
+                input.readIndex = min(max(input.readIndex, current.position + scanOrigin), input.writeIndex)
                 switch progress {
                 case .needMoreInput:
                     scan = current
@@ -332,13 +339,16 @@ final class JPEGDecoder: FormatDecoder {
                     if progressive {
                         completedScan = (scanCount, progression, current.lastGoodIMCURow)
                     }
-                    // The bytes the kept scans read again at EOI (a banded decode's later bands).
+                    // The bytes the kept scans read again at EOI (a banded decode's later bands;
+                    // such a decode never drops input, so the kept positions stay valid).
                     if !replayScans.isEmpty { replayInput = (input.bytes, end) }
                     if current.ranOutOfInput && truncation == nil {
                         truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "entropy-coded data"))
                     }
-                    let marker = current.endMarker
-                    input.readIndex = min(current.position, input.writeIndex)
+                    var marker = current.endMarker
+                    marker.offset += scanOrigin
+                    input.readIndex = min(current.position + scanOrigin, input.writeIndex)
+                    // (An inspection keeps its input whole: `mayDiscardConsumedInput`.)
                     structureLog?.amend(scanDataStart, name: "entropy data",
                                         JPEGInspector.entropySummary(input.bytes, from: scanDataStart, to: marker.code >= 0 ? marker.offset : input.writeIndex))
                     if marker.code >= 0 {
@@ -355,6 +365,27 @@ final class JPEGDecoder: FormatDecoder {
 
     /// The first byte of the latest scan's entropy-coded data (`pureimage inspect`).
     var scanDataStart = 0
+
+    /// The stream offset of the first byte the current scan was given: its positions are
+    /// offsets less this (`EntropyScan.rebase(by:)` when the driver drops consumed input).
+    var scanOrigin = 0
+
+    /// A scan just started at SOS: its positions, given as stream offsets, become positions in
+    /// the held bytes.
+    func adoptNewScan(origin: Int) {
+        scan?.rebase(by: origin)
+        scanOrigin = origin
+    }
+
+    /// Within a single-scan frame's scan, nothing before the reader is read again (an MCU
+    /// that waits for more bytes restarts from the reader's position, which is the input's
+    /// `readIndex`). A progressive or multi-scan frame reads its scans again for its bands; an
+    /// inspection summarises each scan from its start; a first scan searched for its DNL is
+    /// read from its start; the headers before the scan are few bytes.
+    var mayDiscardConsumedInput: Bool {
+        guard case .scan = state, scan != nil else { return false }
+        return !progressive && !multiScan && replayScans.isEmpty && structureLog == nil && dnlSearch == nil
+    }
 
     /// The scans of a progressive file as they were started: components (frame indices), Ss,
     /// Se, Ah, Al. For `pureimage inspect` and tests.

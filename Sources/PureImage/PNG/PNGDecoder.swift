@@ -98,6 +98,8 @@ final class PNGDecoder: FormatDecoder {
     var rowSink: ((Bitmap) -> Void)?
     /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
     var structureLog: StructureLog?
+    /// Chunks are read strictly in order, and nothing is read twice.
+    var mayDiscardConsumedInput: Bool { true }
 
     // MARK: - FormatDecoder
 

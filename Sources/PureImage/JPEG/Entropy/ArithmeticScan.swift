@@ -81,6 +81,7 @@ struct ArithmeticScan: EntropyScan {
 
     var totalMCUs: Int { mcusPerRow * mcuRows }
     var position: Int { state.decoder.position }
+    mutating func rebase(by delta: Int) { state.decoder.rebase(by: delta) }
     var endMarker: (code: Int, offset: Int, endOfInput: Bool) { (state.decoder.marker, state.decoder.markerOffset, state.decoder.endOfInput) }
     var firstComponent: Int { slots.first?.component ?? 0 }
 

@@ -135,6 +135,14 @@ struct BaselineScan: EntropyScan {
         state.lastGoodIMCURow = lastGoodIMCURow
     }
 
+    mutating func rebase(by delta: Int) {
+        state.reader.rebase(by: delta)
+        // A fill pair behind the reader no longer matters (`mayReachEnd` looks from the byte
+        // before the position on); −1 stays "none".
+        if lastFillPair >= 0 { lastFillPair -= delta }
+        searchedForFillRuns -= delta
+    }
+
     var totalMCUs: Int { mcusPerRow * mcuRows }
     var lastGoodIMCURow: Int { state.lastGoodIMCURow }
     var position: Int { state.reader.position }

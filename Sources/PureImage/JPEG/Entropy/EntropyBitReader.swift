@@ -17,7 +17,7 @@
 /// inserts ("Premature end of JPEG file"). A fill always runs to a full accumulator (or a
 /// marker) before any of its bits are used, however the input was chunked: see `fill`.
 struct EntropyBitReader {
-    /// Next byte to read (absolute offset).
+    /// Next byte to read (an index into the scan's bytes; see `MarkerCursor.position`).
     var position: Int
     var accumulator: UInt64 = 0
     var bitCount = 0

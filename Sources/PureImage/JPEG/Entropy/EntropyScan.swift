@@ -34,4 +34,8 @@ protocol EntropyScan {
     /// The scan header was completed from libjpeg's end-of-input filler; see
     /// `EntropyBitReader.fillerStartsWithD9`.
     mutating func markFillerPhase(oddBytesUsed: Bool)
+    /// Between `run` calls: the bytes now start `delta` bytes later than before (the decoder
+    /// dropped consumed input; every position kept moves down by `delta`, none below the
+    /// reader's position is read again).
+    mutating func rebase(by delta: Int)
 }

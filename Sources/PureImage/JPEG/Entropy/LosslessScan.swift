@@ -110,6 +110,10 @@ struct LosslessScan: EntropyScan {
     }
 
     var position: Int { arithmeticCoded ? state.arithmetic.position : state.reader.position }
+    mutating func rebase(by delta: Int) {
+        state.reader.rebase(by: delta)
+        state.arithmetic.rebase(by: delta)
+    }
     var endMarker: (code: Int, offset: Int, endOfInput: Bool) {
         arithmeticCoded ? (state.arithmetic.marker, state.arithmetic.markerOffset, state.arithmetic.endOfInput)
             : (state.reader.marker, state.reader.markerOffset, state.reader.endOfInput)

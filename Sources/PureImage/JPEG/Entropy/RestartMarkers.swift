@@ -2,7 +2,8 @@
 /// concerned: both entropy decoders (Huffman's `EntropyBitReader`, the arithmetic
 /// `ArithmeticDecoder`) keep these four fields, so the restart logic below serves both.
 protocol MarkerCursor {
-    /// Next byte to read (absolute offset).
+    /// Next byte to read: an index into the bytes the scan is given (the stream offset less
+    /// the decoder's `scanOrigin`).
     var position: Int { get set }
     /// The marker code that ended the data, −1 while none was met.
     var marker: Int { get set }
@@ -13,6 +14,15 @@ protocol MarkerCursor {
 }
 
 extension EntropyBitReader: MarkerCursor {}
+
+extension MarkerCursor {
+    /// The same place in bytes that now start `delta` bytes later (the input's consumed
+    /// bytes were dropped: `EntropyScan.rebase(by:)`).
+    mutating func rebase(by delta: Int) {
+        position -= delta
+        if marker >= 0 { markerOffset -= delta }
+    }
+}
 
 /// T.81 §F.2.1.3.1 / §B.2.4.4 restart intervals, read the way libjpeg-turbo reads them
 /// (jdmarker.c `read_restart_marker`, `next_marker`, `jpeg_resync_to_restart`). The entropy
