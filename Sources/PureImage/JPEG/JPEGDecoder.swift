@@ -13,8 +13,9 @@
 /// MCU rows as they complete (`decodedRows`).
 ///
 /// This file holds the state and the state machine; the marker segments are in
-/// `JPEGDecoder+Markers.swift`, starting scans in `JPEGDecoder+Scans.swift`, and the frame's
-/// checks, set-up and rendering in `JPEGDecoder+Frame.swift`.
+/// `JPEGDecoder+Markers.swift`, starting scans in `JPEGDecoder+Scans.swift`, running one over
+/// the held input in `JPEGDecoder+ScanRun.swift`, and the frame's checks, set-up and rendering
+/// in `JPEGDecoder+Frame.swift`.
 final class JPEGDecoder: FormatDecoder {
     enum State {
         case start
@@ -91,7 +92,7 @@ final class JPEGDecoder: FormatDecoder {
     var invertsCMYK = false
 
     var properties: ImageProperties?
-    private(set) var truncation: DecodeError?
+    var truncation: DecodeError?
     private(set) var warnings: [DecodeWarning] = []
     var headerRefusal: DecodeError?
 
@@ -306,86 +307,17 @@ final class JPEGDecoder: FormatDecoder {
                 state = .marker(JPEGMarker.eoi, offset: input.writeIndex, synthetic: true)
 
             case .scan:
-                guard var current = scan else { state = .findMarker; continue }
-                scan = nil
-                // The scan reads the held bytes: its positions are stream offsets less
-                // `scanOrigin`, moved down when consumed input was dropped since its last run.
-                if input.origin != scanOrigin {
-                    current.rebase(by: input.origin - scanOrigin)
-                    scanOrigin = input.origin
-                }
-                let end = input.writeIndex - scanOrigin, closed = input.isClosed
-                let progress = input.bytes.withUnsafeBufferPointer { current.run($0, end: end, closed: closed) }
-                for (offset, message) in current.warnings { warn(at: offset + scanOrigin, message) }
-                current.warnings.removeAll()
-                lastGoodIMCURow = current.lastGoodIMCURow
-                if current.dcOverflow {
-                    throw DecodeError(.malformed, format: .jpeg, offset: current.position + scanOrigin, JPEGError.dcCoefficientOverflow)
-                }
-                input.readIndex = min(max(input.readIndex, current.position + scanOrigin), input.writeIndex)
-                switch progress {
-                case .needMoreInput:
-                    scan = current
-                    return .needMoreInput
-                case .rowDone(let row):
-                    scan = current
-                    if !replayScans.isEmpty, let baseline = current as? BaselineScan {
-                        try keepBandStarts(baseline.state, completedRows: row + 1)
-                    }
-                    if !multiScan {
-                        if lossless { renderer?.emitRows() } else { renderMCURow(row, scan: current) }
-                    }
-                case .finished:
-                    if progressive {
-                        completedScan = (scanCount, progression, current.lastGoodIMCURow)
-                    }
-                    // The bytes the kept scans read again at EOI (a banded decode's later bands;
-                    // such a decode never drops input, so the kept positions stay valid).
-                    if !replayScans.isEmpty { replayInput = (input.bytes, end) }
-                    if current.ranOutOfInput && truncation == nil {
-                        truncation = DecodeError(.truncated, format: .jpeg, offset: input.writeIndex, JPEGError.truncated(inside: "entropy-coded data"))
-                    }
-                    var marker = current.endMarker
-                    marker.offset += scanOrigin
-                    input.readIndex = min(current.position + scanOrigin, input.writeIndex)
-                    // (An inspection keeps its input whole: `mayDiscardConsumedInput`.)
-                    structureLog?.amend(scanDataStart, name: "entropy data",
-                                        JPEGInspector.entropySummary(input.bytes, from: scanDataStart, to: marker.code >= 0 ? marker.offset : input.writeIndex))
-                    if marker.code >= 0 {
-                        if marker.endOfInput { warn(at: input.writeIndex, "Premature end of JPEG file") }
-                        state = .marker(UInt8(marker.code), offset: marker.offset, synthetic: marker.endOfInput)
-                    } else {
-                        state = .findMarker
-                    }
-                }
+                if let progress = try runScan(&input) { return progress }
             }
         }
     }
-
 
     /// The first byte of the latest scan's entropy-coded data (`pureimage inspect`).
     var scanDataStart = 0
 
     /// The stream offset of the first byte the current scan was given: its positions are
-    /// offsets less this (`EntropyScan.rebase(by:)` when the driver drops consumed input).
+    /// offsets less this (`JPEGDecoder+ScanRun.swift`).
     var scanOrigin = 0
-
-    /// A scan just started at SOS: its positions, given as stream offsets, become positions in
-    /// the held bytes.
-    func adoptNewScan(origin: Int) {
-        scan?.rebase(by: origin)
-        scanOrigin = origin
-    }
-
-    /// Within a single-scan frame's scan, nothing before the reader is read again (an MCU
-    /// that waits for more bytes restarts from the reader's position, which is the input's
-    /// `readIndex`). A progressive or multi-scan frame reads its scans again for its bands; an
-    /// inspection summarises each scan from its start; a first scan searched for its DNL is
-    /// read from its start; the headers before the scan are few bytes.
-    var mayDiscardConsumedInput: Bool {
-        guard case .scan = state, scan != nil else { return false }
-        return !progressive && !multiScan && replayScans.isEmpty && structureLog == nil && dnlSearch == nil
-    }
 
     /// The scans of a progressive file as they were started: components (frame indices), Ss,
     /// Se, Ah, Al. For `pureimage inspect` and tests.
