@@ -55,14 +55,15 @@ extension ImageSource {
     }
 
     /// `decodeRows(output:_:)` of the file at `path`, holding a window of the file instead of
-    /// all of it where the format's decoder reads in order: a PNG or JPEG is read in pieces of
-    /// 1 MiB, and what the decoder has consumed is dropped whenever it says it will not read
-    /// it again (`FormatDecoder.mayDiscardConsumedInput`: a PNG always, a JPEG within the
-    /// scan of a single-scan frame). So a non-interlaced PNG or a baseline JPEG of any size is
-    /// decoded in a few megabytes (Docs/ImageSource.md, "From a file, in pieces"); a
-    /// progressive JPEG keeps its input beside its coefficients. An APNG, or a file whose
-    /// first piece does not parse, is then read whole and decoded as in memory; every other
-    /// format (TIFF's strips are read by offset), and a FIFO, are read whole first, as
+    /// all of it where the format's decoder reads in order: a PNG, JPEG or GIF is read in
+    /// pieces of 1 MiB, and what the decoder has consumed is dropped whenever it says it will
+    /// not read it again (`FormatDecoder.mayDiscardConsumedInput`: PNG and GIF always, a JPEG
+    /// within the scan of a single-scan frame). So a non-interlaced PNG or a baseline JPEG of
+    /// any size is decoded in a few megabytes (Docs/ImageSource.md, "From a file, in pieces");
+    /// a GIF keeps its frame's LZW codes and indices, a progressive JPEG its input beside its
+    /// coefficients. An APNG, or a file whose header does not parse, is then read whole and
+    /// decoded as in memory; every other format (TIFF's strips are read by offset), and a
+    /// FIFO, are read whole first, as
     /// `ImageSource(contentsOfFile:)` does. The bands and the result are those of
     /// `decodeRows` on the whole file; I/O errors are typed (`FileError`) as
     /// `ImageSource(contentsOfFile:)`'s.
@@ -78,13 +79,15 @@ extension ImageSource {
                            window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         let file = try FileStream(path: path)
         var prefix = try file.next(upTo: max(1, window))
-        if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), format == .png || format == .jpeg {
+        if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), [.png, .jpeg, .gif].contains(format) {
             var source = try ImageSource(bytes: prefix, format: format, options: options)
             // A JPEG's header walk needs every segment before the first scan (EXIF, XMP and
             // ICC segments can be large): more is read while the walk fails or runs out of
-            // bytes, up to `describe(contentsOfFile:)`'s bound. (A PNG walk gives IHDR's
-            // fields from any prefix that holds IHDR.)
-            while format == .jpeg && !file.isAtEnd && prefix.count < Self.largestDescribedPrefix && !source.headerWalkEndsInside {
+            // bytes, up to `describe(contentsOfFile:)`'s bound. A PNG or GIF walk gives the
+            // header's fields from any prefix that holds them (IHDR; the logical screen and
+            // global colour table): more is read while it fails.
+            while !file.isAtEnd && prefix.count < Self.largestDescribedPrefix
+                    && (format == .jpeg ? !source.headerWalkEndsInside : (try? source.describe()) == nil) {
                 prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
                 source = try ImageSource(bytes: prefix, format: format, options: options)
             }
@@ -117,8 +120,8 @@ extension ImageSource {
     /// which converts it into a bitmap of its own (`decodeRows`) or straight into rows it owns
     /// (`decode(at:into:bytesPerRow:format:)`).
     ///
-    /// `input`: the rest of the input, when this source holds only the start of a PNG or JPEG
-    /// file (`decodeRows(contentsOfFile:)`); the decoder is fed from it `window` bytes at a
+    /// `input`: the rest of the input, when this source holds only the start of a PNG, JPEG or
+    /// GIF file (`decodeRows(contentsOfFile:)`); the decoder is fed from it `window` bytes at a
     /// time, and its consumed input dropped once `window` bytes of it have gathered, where
     /// the decoder allows it (`DecodeSession.discardConsumedInput`). The header comes from the
     /// start alone (a walk that ran out of bytes still gives IHDR's or the SOF's fields);

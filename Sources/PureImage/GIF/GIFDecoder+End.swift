@@ -18,7 +18,7 @@ extension GIFDecoder {
             // A sub-block cut short: keep the bytes that did arrive.
             let start = input.readIndex + 1
             if start < input.writeIndex && !options.propertiesOnly {
-                codeStreams.append(contentsOf: input.bytes[start ..< input.writeIndex])
+                codeStreams.append(contentsOf: input.slice(start ..< input.writeIndex))
                 frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count
             }
             input.readIndex = input.writeIndex

@@ -42,14 +42,14 @@ extension GIFDecoder {
                 case .ready: break
                 }
                 let offset = input.readIndex
-                let introducer = input.bytes[offset]
+                let introducer = input.byte(at: offset)
                 switch introducer {
                 case 0x21:
                     switch input.demand(2) {
                     case .needMoreInput: return .needMoreInput
                     case .truncated: return try endOfInput(&input, inside: "an extension label")
                     case .ready:
-                        let label = input.bytes[offset + 1]
+                        let label = input.byte(at: offset + 1)
                         input.readIndex += 2
                         structureLog?.record(offset, GIFExtensionLabel.name(label))
                         inspectedSubBlocks = GIFInspector.SubBlocks()
@@ -93,7 +93,7 @@ extension GIFDecoder {
                 case .truncated: return try endOfInput(&input, inside: "the \(GIFExtensionLabel.name(label)) at byte \(offset)")
                 case .ready: break
                 }
-                let size = Int(input.bytes[input.readIndex])
+                let size = Int(input.byte(at: input.readIndex))
                 switch input.demand(1 + size) {
                 case .needMoreInput: return .needMoreInput
                 case .truncated: return try endOfInput(&input, inside: "the \(GIFExtensionLabel.name(label)) at byte \(offset)")
@@ -133,7 +133,7 @@ extension GIFDecoder {
                 case .ready: break
                 }
                 let offset = input.readIndex
-                let size = Int(input.bytes[offset])
+                let size = Int(input.byte(at: offset))
                 structureLog?.record(offset, "Image Data", "minimumCodeSize=\(size)\(size > 8 ? " (above 8: accepted up to 11, as browsers do)" : "")", level: 1)
                 // §22 "LZW Minimum Code Size": the spec allows 2…8. Like Chromium and Firefox we
                 // accept 0…11 (giflib refuses above 8); 12 would start codes at 13 bits.
@@ -149,8 +149,10 @@ extension GIFDecoder {
             case .imageData:
                 // §15 Data Sub-blocks: size byte (0 = Block Terminator), then that many bytes.
                 // Whole sub-blocks are taken in one pass of this loop while they are present.
-                var position = input.readIndex
-                let end = input.writeIndex
+                // (Positions in the held bytes: a driver may have dropped consumed input.)
+                let origin = input.origin
+                var position = input.readIndex - origin
+                let end = input.writeIndex - origin
                 let all = input.bytes
                 var finished = false
                 while position < end {
@@ -162,7 +164,7 @@ extension GIFDecoder {
                     if !options.propertiesOnly { codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size]) }
                     position += 1 + size
                 }
-                input.readIndex = position
+                input.readIndex = position + origin
                 if let last = frames.indices.last { frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count }
                 if finished {
                     if let last = frames.last {

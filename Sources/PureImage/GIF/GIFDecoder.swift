@@ -218,6 +218,9 @@ final class GIFDecoder: FormatDecoder {
     var rowSink: ((Bitmap) -> Void)?
     /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
     var structureLog: StructureLog?
+    /// Blocks are read strictly in order, and image data is copied out of the input into
+    /// `codeStreams` as its sub-blocks arrive: nothing consumed is read again.
+    var mayDiscardConsumedInput: Bool { true }
 
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
         let progress = try runStateMachine(&input)

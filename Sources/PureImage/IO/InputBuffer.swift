@@ -9,7 +9,7 @@
 /// (TIFF reads by offset; errors quote absolute offsets), and `bytes[i]` holds the byte at
 /// offset `origin + i`. `origin` is 0 — nothing dropped — except under a driver that feeds a
 /// decoder that says it no longer needs what it consumed (`FormatDecoder.mayDiscardConsumedInput`:
-/// PNG, and JPEG within a single-scan frame's scan; `ImageSource.decodeRows(contentsOfFile:)`)
+/// PNG, GIF, and JPEG within a single-scan frame's scan; `ImageSource.decodeRows(contentsOfFile:)`)
 /// and discards it (`discard(before:)`), so a file of any size is decoded with
 /// a bounded window of it in memory.
 ///

@@ -101,6 +101,17 @@ import Glibc
         #expect(kept.streamed && kept.largestInputHeld == progressiveSize, "\(kept.largestInputHeld ?? -1) of \(progressiveSize) bytes held")
     }
 
+    /// Every GIF of the corpus (animations, damaged and fuzzed files, pygif's conformance set):
+    /// its blocks are read in order and its image data copied out as it arrives, so input is
+    /// dropped all along.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 1024])
+    func corpusGIFsFromTheFileAreTheInMemoryRows(window: Int) {
+        let paths = Corpus.manifest().filter { $0.format == "gif" }.map(\.absolutePath)
+        let (compared, streamed) = Self.compare(paths, window: window)
+        report("decodeRows(contentsOfFile:) window \(window): \(compared) corpus GIFs, \(streamed) held less than the file")
+        #expect(compared >= 180 && streamed >= (window < 1024 ? 100 : 20), "\(compared) compared, \(streamed) held less than the file")
+    }
+
     @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 3))
     func generatedFilesFromTheFileAreTheInMemoryRows() {
         // PNGs and JPEGs read in pieces; the other formats take the whole-file path.
