@@ -33,22 +33,39 @@ enum FileReader {
     /// The file's first `prefix` bytes (all of it when `prefix` is nil), and whether they are
     /// the whole file. Only a regular file is read in part; a FIFO is read to its end.
     static func read(_ path: String, prefix: Int?, maxBytes: Int = defaultMaxBytes) throws(DecodeError) -> (bytes: [UInt8], isWholeFile: Bool) {
+        let (descriptor, size) = try openForReading(path)
+        defer { close(descriptor) }
+        guard let size else {
+            // A FIFO: read to its end.
+            return (try readToEnd(descriptor, path: path, expected: 0, maxBytes: maxBytes), true)
+        }
+        guard size <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: size, limit: maxBytes)) }
+        if let prefix, prefix < size { return (try readPrefix(descriptor, path: path, count: prefix), false) }
+        return (try readToEnd(descriptor, path: path, expected: size, maxBytes: maxBytes), true)
+    }
+
+    /// `path` opened for reading and checked (the table above): a regular file, with its size
+    /// from `fstat` on the descriptor, or a FIFO (size nil). Any other kind of file is a typed
+    /// error, its descriptor closed; the caller closes the one returned.
+    static func openForReading(_ path: String) throws(DecodeError) -> (descriptor: Int32, regularFileSize: Int?) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path, errno: errno, offset: nil) }
-        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(path, errno: errno, offset: nil) }
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw failure(path, errno: code, offset: nil)
+        }
         switch info.st_mode & S_IFMT {
-        case S_IFDIR:
-            throw error(FileError.isDirectory(path: path))
         case S_IFREG:
-            let size = Int(info.st_size)
-            guard size <= maxBytes else { throw error(FileError.tooLarge(path: path, bytes: size, limit: maxBytes)) }
-            if let prefix, prefix < size { return (try readPrefix(descriptor, path: path, count: prefix), false) }
-            return (try readToEnd(descriptor, path: path, expected: size, maxBytes: maxBytes), true)
+            return (descriptor, Int(info.st_size))
         case S_IFIFO:
-            return (try readToEnd(descriptor, path: path, expected: 0, maxBytes: maxBytes), true)
+            return (descriptor, nil)
+        case S_IFDIR:
+            close(descriptor)
+            throw error(FileError.isDirectory(path: path))
         default:
+            close(descriptor)
             throw error(FileError.notARegularFile(path: path))
         }
     }
@@ -137,25 +154,9 @@ final class FileStream {
     init(path: String, maxBytes: Int = FileReader.defaultMaxBytes) throws(DecodeError) {
         self.path = path
         self.maxBytes = maxBytes
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileReader.failure(path, errno: errno, offset: nil) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw FileReader.failure(path, errno: code, offset: nil)
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG, S_IFIFO:
-            self.descriptor = descriptor
-            isRegularFile = info.st_mode & S_IFMT == S_IFREG
-        case S_IFDIR:
-            close(descriptor)
-            throw FileReader.error(FileError.isDirectory(path: path))
-        default:
-            close(descriptor)
-            throw FileReader.error(FileError.notARegularFile(path: path))
-        }
+        let (descriptor, size) = try FileReader.openForReading(path)
+        self.descriptor = descriptor
+        isRegularFile = size != nil
     }
 
     deinit { close(descriptor) }
