@@ -58,10 +58,9 @@ extension ImageSource {
     /// all of it where the format's decoder reads in order: a PNG, JPEG or GIF is read in
     /// pieces of 1 MiB, and what the decoder has consumed is dropped whenever it says it will
     /// not read it again (`FormatDecoder.mayDiscardConsumedInput`: PNG and GIF always, a JPEG
-    /// within the scan of a single-scan frame). So a non-interlaced PNG or a baseline JPEG of
-    /// any size is decoded in a few megabytes (Docs/ImageSource.md, "From a file, in pieces");
-    /// a GIF keeps its frame's LZW codes and indices, a progressive JPEG its input beside its
-    /// coefficients. An APNG, or a file whose header does not parse, is then read whole and
+    /// within its scans). So a non-interlaced PNG or a baseline JPEG of any size is decoded in
+    /// a few megabytes (Docs/ImageSource.md, "From a file, in pieces"); a progressive JPEG
+    /// keeps its coefficients, a GIF its frame's LZW codes and indices. An APNG, or a file whose header does not parse, is then read whole and
     /// decoded as in memory; every other format (TIFF's strips are read by offset), and a
     /// FIFO, are read whole first, as
     /// `ImageSource(contentsOfFile:)` does. The bands and the result are those of

@@ -9,7 +9,7 @@
 /// (TIFF reads by offset; errors quote absolute offsets), and `bytes[i]` holds the byte at
 /// offset `origin + i`. `origin` is 0 — nothing dropped — except under a driver that feeds a
 /// decoder that says it no longer needs what it consumed (`FormatDecoder.mayDiscardConsumedInput`:
-/// PNG, GIF, and JPEG within a single-scan frame's scan; `ImageSource.decodeRows(contentsOfFile:)`)
+/// PNG, GIF, and JPEG within its scans; `ImageSource.decodeRows(contentsOfFile:)`)
 /// and discards it (`discard(before:)`), so a file of any size is decoded with
 /// a bounded window of it in memory.
 ///
@@ -54,8 +54,8 @@ public struct InputBuffer: Sendable {
 
     /// Drops the bytes before `offset` (at most `readIndex`: only consumed bytes go), moving
     /// `origin` there. Only while the decoder says it never reads consumed bytes again
-    /// (`FormatDecoder.mayDiscardConsumedInput`): TIFF reads strips anywhere, a progressive
-    /// JPEG reads its scans again.
+    /// (`FormatDecoder.mayDiscardConsumedInput`): TIFF reads strips anywhere, a banded
+    /// progressive JPEG decode reads its scans again.
     public mutating func discard(before offset: Int) {
         let end = min(offset, readIndex)
         guard end > origin else { return }

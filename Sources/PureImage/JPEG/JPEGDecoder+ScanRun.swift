@@ -14,15 +14,16 @@ extension JPEGDecoder {
         scanOrigin = origin
     }
 
-    /// Within a single-scan frame's scan, nothing before the reader is read again: an MCU that
-    /// waits for more bytes restarts from the reader's position, which is the input's
-    /// `readIndex`. A progressive or multi-scan frame reads its scans again for its bands
+    /// Within a scan, nothing before the reader is read again: an MCU that waits for more bytes
+    /// restarts from the reader's position, which is the input's `readIndex`, and a finished
+    /// scan's data lives on in the coefficients. Except: a banded progressive or multi-scan
+    /// decode (the downscaler's, `CoefficientBands`) reads every scan again for its later bands
     /// (`replayScans`); an inspection summarises each scan from its start; a first scan whose
     /// height comes from its DNL was searched from its start. Outside a scan the decoder holds
-    /// what it has: the headers before the first scan are few bytes.
+    /// what it has: the segments between scans are few bytes.
     var mayDiscardConsumedInput: Bool {
         guard case .scan = state, scan != nil else { return false }
-        return !progressive && !multiScan && replayScans.isEmpty && structureLog == nil && dnlSearch == nil
+        return store?.bands == nil && replayScans.isEmpty && structureLog == nil && dnlSearch == nil
     }
 
     /// The `.scan` state: decodes MCUs until an MCU row completes (rendered at once for a

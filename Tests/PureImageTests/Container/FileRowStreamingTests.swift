@@ -74,20 +74,20 @@ import Glibc
     }
 
     /// Every JPEG of the corpus (baseline, progressive, arithmetic, lossless, 12-bit, damaged,
-    /// fuzzed): small windows drop input inside nearly every single-scan file's scan, many
-    /// times, so the scans' positions are moved down again and again.
+    /// fuzzed): small windows drop input inside nearly every file's scans, many times, so the
+    /// scans' positions are moved down again and again.
     @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 4096])
     func corpusJPEGsFromTheFileAreTheInMemoryRows(window: Int) {
         let paths = Corpus.manifest().filter { $0.format == "jpeg" }.map(\.absolutePath)
         let (compared, streamed) = Self.compare(paths, window: window)
         report("decodeRows(contentsOfFile:) window \(window): \(compared) corpus JPEGs, \(streamed) streamed and larger than one piece")
-        #expect(compared >= 450 && streamed >= (window < 1024 ? 150 : 40), "\(compared) compared, \(streamed) streamed and larger than one piece")
+        #expect(compared >= 450 && streamed >= (window < 1024 ? 250 : 45), "\(compared) compared, \(streamed) streamed and larger than one piece")
     }
 
     /// A baseline photo read through a 4 KiB window holds a few windows of it at once, not the
-    /// file; a progressive one keeps its input (its scans are read again for its bands).
+    /// file; so does a progressive one (its finished scans live on in its coefficients).
     @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 1))
-    func aBaselineJPEGHoldsAWindowNotTheFile() throws {
+    func aJPEGHoldsAWindowNotTheFile() throws {
         let window = 4096
         let root = try #require(Corpus.root)
         let baseline = root + "/photos/large/zune_large_no_samp_7680_4320.jpg"
@@ -98,7 +98,8 @@ import Glibc
         #expect(frame.streamed && size > 1_000_000 && held <= 3 * window, "\(held) of \(size) bytes held at once")
         let progressiveSize = try ImageFiles.read(progressive).count
         let kept = try ImageSource.decodeRows(contentsOfFile: progressive, options: DecodeOptions(), output: .native, window: window) { _ in }
-        #expect(kept.streamed && kept.largestInputHeld == progressiveSize, "\(kept.largestInputHeld ?? -1) of \(progressiveSize) bytes held")
+        let progressiveHeld = kept.largestInputHeld ?? Int.max
+        #expect(kept.streamed && progressiveSize > 1_000_000 && progressiveHeld <= 3 * window, "\(progressiveHeld) of \(progressiveSize) bytes held")
     }
 
     /// Every GIF of the corpus (animations, damaged and fuzzed files, pygif's conformance set):
