@@ -14,6 +14,7 @@ enum DownscaleCommand {
     fits in N bytes at 4 bytes per pixel (0 or absent: the 60 MB iOS default), with a
     Lanczos-3 filter fed row by row from the decoder (the full-size image is never held),
     and OUT written while the filter finishes rows (the scaled image is not held either).
+    A JPEG file is read in pieces as it decodes (the file is not held whole either).
     Exit status 3: the input was truncated; what it holds was written.
     --plan   print the plan (destination size, bands, seam overlap) and write nothing
              unless -o is given too
@@ -49,8 +50,11 @@ enum DownscaleCommand {
             limit = value
         }
         do {
-            let source = try ImageSource(contentsOfFile: path)
-            if parsed.has("--plan") { print(try source.downscalePlan(limitBytes: limit).description) }
+            if parsed.has("--plan") {
+                // From the headers (a JPEG's first kilobytes), as the decode plans.
+                let header = try ImageSource.describe(contentsOfFile: path).properties
+                print(DownscalePlan(sourceWidth: header.width, sourceHeight: header.height, limitBytes: limit).description)
+            }
             guard output != nil || parsed.has("--stats") else { return ExitStatus.success }
             let started = ContinuousClock.now
             let dctScaling = !parsed.has("--no-dct-scaling")
@@ -59,14 +63,18 @@ enum DownscaleCommand {
             let status: Int32
             if let output {
                 guard let container = ImageWriter.Container(pathExtension: output) else { throw unknownContainer(output) }
+                // A missing or unreadable input leaves an existing output untouched.
+                try ImageFiles.checkReadable(path)
                 status = try DecodeCommand.stream(path: path, output: output, container: container) { body in
-                    try source.decodeScaledDownRows(limitBytes: limit, output: .canonicalRGBA, jpegDCTScaling: dctScaling) { band in
+                    try ImageSource.decodeScaledDownRows(contentsOfFile: path, limitBytes: limit, output: .canonicalRGBA,
+                                                         jpegDCTScaling: dctScaling) { band in
                         size = (band.rows.width, band.frameHeight)
                         try body(band)
                     }
                 }
             } else {
-                let bitmap = try source.decodedAndScaledDown(limitBytes: limit, output: .canonicalRGBA, jpegDCTScaling: dctScaling)
+                let bitmap = try ImageSource(contentsOfFile: path).decodedAndScaledDown(limitBytes: limit, output: .canonicalRGBA,
+                                                                                        jpegDCTScaling: dctScaling)
                 size = (bitmap.width, bitmap.height)
                 status = ExitStatus.success
             }
@@ -74,7 +82,9 @@ enum DownscaleCommand {
                 let elapsed = ContinuousClock.now - started
                 var usage = rusage()
                 getrusage(RUSAGE_SELF.rawValue, &usage)   // ru_maxrss: kilobytes on Linux
-                print("downscaled to \(size.width) x \(size.height) in \(elapsed); peak resident memory \(usage.ru_maxrss / 1024) MB (input file \(source.byteCount / 1_048_576) MB)")
+                var info = stat()
+                let inputBytes = stat(path, &info) == 0 ? Int(info.st_size) : 0
+                print("downscaled to \(size.width) x \(size.height) in \(elapsed); peak resident memory \(usage.ru_maxrss / 1024) MB (input file \(inputBytes / 1_048_576) MB)")
             }
             return status
         } catch let error as DecodeError {

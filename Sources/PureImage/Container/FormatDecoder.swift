@@ -108,6 +108,8 @@ final class DecodeSession {
 
     func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 { input.append(contentsOf: bytes) }
     func close() { input.close() }
+    /// See `InputBuffer.reserveCapacity(total:)`.
+    func reserveInput(total: Int) { input.reserveCapacity(total: total) }
     /// Drops the input the decoder has consumed (`InputBuffer.discard(before:)`) when the
     /// decoder says it will not read it again (`mayDiscardConsumedInput`); else keeps it.
     func discardConsumedInput() {

@@ -76,44 +76,19 @@ extension ImageSource {
     /// is dropped (tests use small ones so that small files stream too).
     static func decodeRows(contentsOfFile path: String, options: DecodeOptions, output: ImageDecodingOptions.Output,
                            window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
-        let file = try FileStream(path: path)
-        var prefix = try file.next(upTo: max(1, window))
-        if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), [.png, .jpeg, .gif].contains(format) {
-            var source = try ImageSource(bytes: prefix, format: format, options: options)
-            // A JPEG's header walk needs every segment before the first scan (EXIF, XMP and
-            // ICC segments can be large): more is read while the walk fails or runs out of
-            // bytes, up to `describe(contentsOfFile:)`'s bound. A PNG or GIF walk gives the
-            // header's fields from any prefix that holds them (IHDR; the logical screen and
-            // global colour table): more is read while it fails.
-            while !file.isAtEnd && prefix.count < Self.largestDescribedPrefix
-                    && (format == .jpeg ? !source.headerWalkEndsInside : (try? source.describe()) == nil) {
-                prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
-                source = try ImageSource(bytes: prefix, format: format, options: options)
-            }
-            return try source.streamFirstFrame(output: output, reading: (file, max(1, window))) { band in
+        switch try openInPieces(path, options: options, window: window, formats: [.png, .jpeg, .gif]) {
+        case .inPieces(let source, let rest):
+            return try source.streamFirstFrame(output: output, reading: rest) { band in
                 try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
             }
+        case .whole(let source):
+            return try source.decodeRows(output: output, body)
         }
-        if file.isRegularFile && !file.isAtEnd {
-            // Read whole as `init(contentsOfFile:)` reads it: one array of the file's size.
-            return try ImageSource(contentsOfFile: path, options: options).decodeRows(output: output, body)
-        }
-        // A FIFO cannot be read again (nor fall back to a whole read once begun in pieces): the
-        // rest of it follows what was read, and it is decoded in memory.
-        while !file.isAtEnd { prefix.append(contentsOf: try file.next(upTo: max(1, window))) }
-        return try ImageSource(bytes: prefix, options: options).decodeRows(output: output, body)
     }
 
     /// The pieces `decodeRows(contentsOfFile:)` reads, and the consumed bytes it lets gather
     /// before dropping them.
     static let fileWindowBytes = 1 << 20
-
-    /// Whether the header walk ended inside these bytes (a JPEG's at its first scan), so more
-    /// of the file would not change what it found.
-    var headerWalkEndsInside: Bool {
-        guard let description = try? describe() else { return false }
-        return description.truncation == nil
-    }
 
     /// `decodeRows` before its bands are converted: each band of frame 0 goes to `consume`,
     /// which converts it into a bitmap of its own (`decodeRows`) or straight into rows it owns
@@ -125,9 +100,9 @@ extension ImageSource {
     /// the decoder allows it (`DecodeSession.discardConsumedInput`). The header comes from the
     /// start alone (a walk that ran out of bytes still gives IHDR's or the SOF's fields);
     /// every fallback to a whole decode reads the whole file.
-    func streamFirstFrame(output: ImageDecodingOptions.Output, reading input: (file: FileStream, window: Int)? = nil,
+    func streamFirstFrame(output: ImageDecodingOptions.Output, reading input: FileRest? = nil,
                           _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
-        let file = input?.file, window = input?.window ?? Self.fileWindowBytes
+        let file = input?.file
         let header: ImageProperties
         do {
             header = try properties()
@@ -184,19 +159,8 @@ extension ImageSource {
                 }
             }
             let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: file == nil))
-            var progress = try session.pump()
-            largestHeld = session.input.bytes.count
-            while progress == .needMoreInput, let file, failure == nil, !animated {
-                // Feed the next piece; drop what the decoder consumed once a piece's worth has
-                // gathered, if it will not read it again.
-                if session.input.readIndex - session.input.origin >= window {
-                    session.discardConsumedInput()
-                }
-                let piece = try file.next(upTo: window)
-                if piece.isEmpty { session.close() } else { session.append(piece) }
-                largestHeld = max(largestHeld, session.input.bytes.count)
-                progress = try session.pump()
-            }
+            let progress: DecodeProgress
+            (progress, largestHeld) = try session.pump(reading: input) { failure == nil && !animated }
             return StreamOutcome(finished: progress == .finished, properties: decoder.properties,
                                  warnings: decoder.warnings, truncation: decoder.truncation, inputEnd: session.input.writeIndex)
             }

@@ -149,14 +149,21 @@ final class FileStream {
     /// True once a read found the end of the file.
     private(set) var isAtEnd = false
     /// A regular file (it can be opened and read again from the start); false for a FIFO.
-    let isRegularFile: Bool
+    var isRegularFile: Bool { size != nil }
+    /// A regular file's size when it was opened (`fstat`); nil for a FIFO.
+    let size: Int?
 
     init(path: String, maxBytes: Int = FileReader.defaultMaxBytes) throws(DecodeError) {
         self.path = path
         self.maxBytes = maxBytes
         let (descriptor, size) = try FileReader.openForReading(path)
+        if let size, size > maxBytes {
+            // As `FileReader.read` refuses it: before anything is read or allocated.
+            close(descriptor)
+            throw FileReader.error(FileError.tooLarge(path: path, bytes: size, limit: maxBytes))
+        }
         self.descriptor = descriptor
-        isRegularFile = size != nil
+        self.size = size
     }
 
     deinit { close(descriptor) }

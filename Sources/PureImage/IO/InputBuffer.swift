@@ -49,6 +49,13 @@ public struct InputBuffer: Sendable {
         bytes.append(contentsOf: newBytes)
     }
 
+    /// Room for the stream to grow to `total` bytes from its start without moving what is held
+    /// (a file read in pieces: appends never copy the bytes received; the pages beyond what
+    /// is written are not touched).
+    mutating func reserveCapacity(total: Int) {
+        bytes.reserveCapacity(max(0, total - origin))
+    }
+
     /// Marks the end of input.
     public mutating func close() { isClosed = true }
 

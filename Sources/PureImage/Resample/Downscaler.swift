@@ -54,11 +54,12 @@ public enum Downscaler {
     }
 
     /// Decodes the first frame of `bytes` resampled to `width × height` (premultiplied RGBA8),
-    /// kept whole or handed out in bands as `output` says.
+    /// kept whole or handed out in bands as `output` says. `input`: the rest of the file when
+    /// `bytes` is only its start (`decodeScaledDownRows(contentsOfFile:)`).
     static func resample(_ bytes: [UInt8], format: ImageFormat, options: DecodeOptions,
                          sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
                          allowJPEGScaling: Bool = true, layout: ResampledLayout = .rgbaPremultiplied,
-                         output: StreamingResampler.Output = .whole) throws(DecodeError) -> Resampled {
+                         output: StreamingResampler.Output = .whole, reading input: FileRest? = nil) throws(DecodeError) -> Resampled {
         // The first frame only: an APNG is read as its still default image.
         var frameOptions = options
         frameOptions.firstFrameOnly = true
@@ -82,11 +83,11 @@ public enum Downscaler {
                                              width: width, height: height,
                                              extent: (Double(sourceWidth) / Double(denominator), Double(sourceHeight) / Double(denominator)))
             return try stream(bytes, format: .jpeg, decoder: try DecodeSession.makeDecoder(for: .jpeg, options: frameOptions),
-                              geometry: geometry, layout: layout, output: output)
+                              geometry: geometry, layout: layout, output: output, reading: input)
         }
         let geometry = ResamplerGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, extent: nil)
         return try stream(bytes, format: format, decoder: try DecodeSession.makeDecoder(for: format, options: frameOptions),
-                          geometry: geometry, layout: layout, output: output)
+                          geometry: geometry, layout: layout, output: output, reading: input)
     }
 
     /// What a resampling decode leaves: the resampler (whose `takeBitmap()` is the destination
@@ -103,14 +104,15 @@ public enum Downscaler {
         var extent: (width: Double, height: Double)?
     }
 
-    /// Runs a decoder in streaming mode over the whole input: its `rowSink` converts each band
-    /// of native rows (one row or more) to premultiplied RGBA8 and feeds the resampler row by row.
+    /// Runs a decoder in streaming mode over the whole input (`bytes`, then the rest of the file
+    /// in pieces when there is one): its `rowSink` converts each band of native rows (one row or
+    /// more) to premultiplied RGBA8 and feeds the resampler row by row.
     ///
     /// The resampler is made when the first band arrives, in the decoder's memory budget: a
     /// file that fails or ends before its first row — whatever size its header claims — costs
     /// no resampling memory, and its error (or truncation) is what the call throws.
     static func stream(_ bytes: [UInt8], format: ImageFormat, decoder: any FormatDecoder, geometry: ResamplerGeometry,
-                       layout: ResampledLayout, output: StreamingResampler.Output) throws(DecodeError) -> Resampled {
+                       layout: ResampledLayout, output: StreamingResampler.Output, reading input: FileRest? = nil) throws(DecodeError) -> Resampled {
         var failure: DecodeError?
         var resampler: StreamingResampler?
         // The decoder keeps the sink: the sink must not keep the decoder (a cycle would leak both).
@@ -189,12 +191,13 @@ public enum Downscaler {
                 failure = error
             }
         }
-        let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
-        try session.pump()
+        let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: input == nil))
+        _ = try session.pump(reading: input) { failure == nil }
         if let failure { throw failure }
         guard let resampler else {
             // Not one row arrived: there is no picture to scale.
-            throw decoder.truncation ?? DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
+            let end = session.input.writeIndex
+            throw decoder.truncation ?? DecodeError(.truncated, format: format, offset: end, ContainerError.tooShortToIdentify(count: end))
         }
         // Rows a truncated file never delivered count as transparent.
         resampler.consumeBlankRows(resampler.sourceHeight)
@@ -251,8 +254,46 @@ extension ImageSource {
     /// decode (which runs to its end).
     public func decodeScaledDownRows(limitBytes: Int, output: ImageDecodingOptions.Output = .display,
                                      jpegDCTScaling: Bool = true, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        try decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, reading: nil, body)
+    }
+
+    /// `decodeScaledDownRows(limitBytes:output:jpegDCTScaling:_:)` of the file at `path`, holding
+    /// a window of a JPEG file rather than all of it, as `decodeRows(contentsOfFile:)` does: a
+    /// 100 MB baseline photo is scaled down with a few megabytes of it in memory. Other formats
+    /// are read whole first (a PNG's or GIF's header walk over the start of the file may not
+    /// see what the whole file's does — a PNG's late chunks, a later GIF frame's transparency —
+    /// and the plan and the output's alpha come from it). The rows and the result are those of
+    /// the call on the whole file; I/O errors are typed (`FileError`).
+    public static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(), limitBytes: Int,
+                                            output: ImageDecodingOptions.Output = .display, jpegDCTScaling: Bool = true,
+                                            _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        try decodeScaledDownRows(contentsOfFile: path, options: options, limitBytes: limitBytes, output: output,
+                                 jpegDCTScaling: jpegDCTScaling, window: fileWindowBytes, body)
+    }
+
+    /// `window`: the pieces read (tests use small ones).
+    static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions, limitBytes: Int,
+                                     output: ImageDecodingOptions.Output, jpegDCTScaling: Bool, window: Int,
+                                     _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        switch try openInPieces(path, options: options, window: window, formats: [.jpeg]) {
+        case .inPieces(let source, let rest):
+            // (A JPEG header walk that failed on every byte it may read fails the plan, as the
+            // whole file's does.)
+            return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, reading: rest, body)
+        case .whole(let source):
+            return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, body)
+        }
+    }
+
+    /// `input`: the rest of the file, when this source holds only its start.
+    func decodeScaledDownRows(limitBytes: Int, output: ImageDecodingOptions.Output, jpegDCTScaling: Bool,
+                              reading input: FileRest?, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         let plan = try downscalePlan(limitBytes: limitBytes)
-        guard plan.scalesDown else { return try decodeRows(output: output, body) }
+        guard plan.scalesDown else {
+            return try streamFirstFrame(output: output, reading: input) { band in
+                try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
+            }
+        }
         let header = try headerProperties()
         let target = scaledTarget(output, hasAlpha: header.hasAlpha)
         let width = plan.destinationWidth, height = plan.destinationHeight
@@ -278,7 +319,7 @@ extension ImageSource {
                 let resampled = try Downscaler.resample(bytes, format: format, options: options,
                                                         sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
                                                         width: width, height: height, allowJPEGScaling: jpegDCTScaling,
-                                                        layout: layout, output: bands)
+                                                        layout: layout, output: bands, reading: input)
                 return (resampled.truncation, resampled.warnings)
             }
         } catch {

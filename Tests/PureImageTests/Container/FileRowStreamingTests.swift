@@ -113,6 +113,33 @@ import Glibc
         #expect(compared >= 180 && streamed >= (window < 1024 ? 100 : 20), "\(compared) compared, \(streamed) held less than the file")
     }
 
+    /// `decodeScaledDownRows(contentsOfFile:)`: every JPEG of the corpus scaled down from the
+    /// file in pieces gives the rows, truncation, warnings and errors of the call on its bytes
+    /// (the limit, 16 KiB, scales nearly all of them: the resampler runs, and the JPEG decoder
+    /// drops consumed input under it).
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 4096])
+    func corpusJPEGsScaledDownFromTheFileAreTheInMemoryRows(window: Int) {
+        let paths = Corpus.manifest().filter { $0.format == "jpeg" }.map(\.absolutePath)
+        var compared = 0, scaled = 0
+        for path in paths {
+            guard let bytes = try? ImageFiles.read(path) else { continue }
+            let (expected, _) = Self.collect { body in
+                try ImageSource(bytes: bytes).decodeScaledDownRows(limitBytes: 1 << 14, output: .display, body)
+            }
+            let (outcome, _) = Self.collect { body in
+                try ImageSource.decodeScaledDownRows(contentsOfFile: path, options: DecodeOptions(), limitBytes: 1 << 14, output: .display,
+                                                     jpegDCTScaling: true, window: window, body)
+            }
+            if outcome != expected {
+                Issue.record("\(path) (window \(window)): \(outcome.rows.count) bytes, \(outcome.failure.map { "\($0) at \(outcome.failureOffset ?? -1)" } ?? "no error"), \(outcome.warnings); in memory: \(expected.rows.count), \(expected.failure.map { "\($0) at \(expected.failureOffset ?? -1)" } ?? "no error"), \(expected.warnings)")
+            }
+            compared += 1
+            if !expected.rows.isEmpty && expected.rows.count < 4 * (1 << 14) + 4096 { scaled += 1 }
+        }
+        report("decodeScaledDownRows(contentsOfFile:) window \(window): \(compared) corpus JPEGs, \(scaled) scaled")
+        #expect(compared >= 450 && scaled >= 300, "\(compared) compared, \(scaled) scaled")
+    }
+
     @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 3))
     func generatedFilesFromTheFileAreTheInMemoryRows() {
         // PNGs and JPEGs read in pieces; the other formats take the whole-file path.

@@ -1,0 +1,83 @@
+/// Decoding a file while it is read, a window at a time (`ImageSource.decodeRows(contentsOfFile:)`,
+/// `decodeScaledDownRows(contentsOfFile:)`): the source holds the start of the file — enough for
+/// its header walk — and the decoder is fed the rest in pieces, its consumed input dropped
+/// whenever it says it will not read it again (`FormatDecoder.mayDiscardConsumedInput`).
+/// Docs/ImageSource.md, "From a file, in pieces".
+
+/// The rest of a file whose start an `ImageSource` holds, and the size of the pieces it is
+/// read in (also how much consumed input may gather before it is dropped).
+struct FileRest {
+    let file: FileStream
+    let window: Int
+}
+
+/// What `ImageSource.openInPieces` found.
+enum OpenedFile {
+    /// A regular file of one of the formats asked for: a source holding its start (its header
+    /// walk complete, or failed on all the bytes it may read), and the rest.
+    case inPieces(ImageSource, FileRest)
+    /// Any other file, read whole as `ImageSource(contentsOfFile:)` reads it; a FIFO, whose
+    /// rest follows the piece already read (it cannot be read again).
+    case whole(ImageSource)
+}
+
+extension ImageSource {
+    /// Opens `path` (typed I/O errors as `init(contentsOfFile:)`'s) and reads its first piece.
+    ///
+    /// A JPEG's header walk needs every segment before the first scan (EXIF, XMP and ICC
+    /// segments can be large): more is read while the walk fails or runs out of bytes, up to
+    /// `describe(contentsOfFile:)`'s bound — then the walk is the whole file's, which ends at
+    /// the first SOS too. A PNG or GIF walk gives the header's fields from any prefix that holds
+    /// them (IHDR; the logical screen and global colour table): more is read while it fails.
+    static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>) throws -> OpenedFile {
+        let window = max(1, window)
+        let file = try FileStream(path: path)
+        var prefix = try file.next(upTo: window)
+        if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), formats.contains(format) {
+            var source = try ImageSource(bytes: prefix, format: format, options: options)
+            while !file.isAtEnd && prefix.count < largestDescribedPrefix
+                    && (format == .jpeg ? !source.headerWalkEndsInside : (try? source.describe()) == nil) {
+                prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
+                source = try ImageSource(bytes: prefix, format: format, options: options)
+            }
+            return .inPieces(source, FileRest(file: file, window: window))
+        }
+        if file.isRegularFile && !file.isAtEnd {
+            // Read whole as `init(contentsOfFile:)` reads it: one array of the file's size.
+            return .whole(try ImageSource(contentsOfFile: path, options: options))
+        }
+        while !file.isAtEnd { prefix.append(contentsOf: try file.next(upTo: window)) }
+        return .whole(try ImageSource(bytes: prefix, options: options))
+    }
+
+    /// Whether the header walk ended inside these bytes (a JPEG's at its first scan), so more
+    /// of the file would not change what it found.
+    var headerWalkEndsInside: Bool {
+        guard let description = try? describe() else { return false }
+        return description.truncation == nil
+    }
+}
+
+extension DecodeSession {
+    /// Runs the decoder; while it needs more input and `goOn()` holds, feeds it the next piece
+    /// of `rest`, first dropping what it consumed once a piece's worth has gathered (if it will
+    /// not read it again), and closes the input at the end of the file. Returns the last
+    /// progress and the most input bytes held at once. Without `rest`, one `pump()`.
+    func pump(reading rest: FileRest?, while goOn: () -> Bool) throws(DecodeError) -> (progress: DecodeProgress, largestHeld: Int) {
+        var progress = try pump()
+        var largestHeld = input.bytes.count
+        // Room for the whole file, so that a decoder that keeps its input (a banded JPEG
+        // decode reads its scans again) never has it copied as it grows — that held up to
+        // twice the file at once. What is never written is never touched: a decoder that
+        // drops its input uses the first few pieces' worth.
+        if progress == .needMoreInput, let size = rest?.file.size { reserveInput(total: size) }
+        while progress == .needMoreInput, let rest, goOn() {
+            if input.readIndex - input.origin >= rest.window { discardConsumedInput() }
+            let piece = try rest.file.next(upTo: rest.window)
+            if piece.isEmpty { close() } else { append(piece) }
+            largestHeld = max(largestHeld, input.bytes.count)
+            progress = try pump()
+        }
+        return (progress, largestHeld)
+    }
+}
