@@ -29,18 +29,23 @@ extension ImageSource {
     /// `describe(contentsOfFile:)`'s bound — then the walk is the whole file's, which ends at
     /// the first SOS too. A PNG or GIF walk gives the header's fields from any prefix that holds
     /// them (IHDR; the logical screen and global colour table): more is read while it fails.
+    /// A walk that still fails at 16 MiB has the whole file read, as `describe(contentsOfFile:)`
+    /// does.
     static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>) throws -> OpenedFile {
         let window = max(1, window)
         let file = try FileStream(path: path)
         var prefix = try file.next(upTo: window)
         if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), formats.contains(format) {
             var source = try ImageSource(bytes: prefix, format: format, options: options)
-            while !file.isAtEnd && prefix.count < largestDescribedPrefix
-                    && (format == .jpeg ? !source.headerWalkEndsInside : (try? source.describe()) == nil) {
+            func walked() -> Bool { format == .jpeg ? source.headerWalkEndsInside : (try? source.describe()) != nil }
+            while !file.isAtEnd && prefix.count < largestDescribedPrefix && !walked() {
                 prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
                 source = try ImageSource(bytes: prefix, format: format, options: options)
             }
-            return .inPieces(source, FileRest(file: file, window: window))
+            // A walk that still fails where the file goes on is the whole file's to judge (the
+            // end of the bytes held may be why it failed).
+            if file.isAtEnd || walked() { return .inPieces(source, FileRest(file: file, window: window)) }
+            return .whole(try ImageSource(contentsOfFile: path, options: options))
         }
         if file.isRegularFile && !file.isAtEnd {
             // Read whole as `init(contentsOfFile:)` reads it: one array of the file's size.
