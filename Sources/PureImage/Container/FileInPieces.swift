@@ -34,7 +34,8 @@ extension ImageSource {
     static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>) throws -> OpenedFile {
         let window = max(1, window)
         let file = try FileStream(path: path)
-        var prefix = try file.next(upTo: window)
+        // (At least the bytes any signature takes: WebP's RIFF header is the longest, 12.)
+        var prefix = try file.next(upTo: max(window, 16))
         if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), formats.contains(format) {
             var source = try ImageSource(bytes: prefix, format: format, options: options)
             func walked() -> Bool { format == .jpeg ? source.headerWalkEndsInside : (try? source.describe()) != nil }

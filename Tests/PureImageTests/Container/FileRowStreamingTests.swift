@@ -113,6 +113,18 @@ import Glibc
         #expect(compared >= 180 && streamed >= (window < 1024 ? 100 : 20), "\(compared) compared, \(streamed) held less than the file")
     }
 
+    /// Any chunking: the small PNG, JPEG and GIF files of the corpus (≤ 8 KiB: most damaged and
+    /// fuzzed ones) read a byte, 13 bytes and 200 bytes at a time — input dropped after almost
+    /// every piece, a JPEG's scan moved down after almost every MCU — give the in-memory rows.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [1, 13, 200])
+    func smallCorpusFilesInTinyPiecesAreTheInMemoryRows(window: Int) {
+        let paths = Corpus.manifest().filter { ["png", "jpeg", "gif"].contains($0.format) }.map(\.absolutePath)
+            .filter { ((try? ImageFiles.read($0))?.count ?? Int.max) <= 8192 }
+        let (compared, streamed) = Self.compare(paths, window: window)
+        report("decodeRows(contentsOfFile:) window \(window): \(compared) small corpus files, \(streamed) held less than the file")
+        #expect(compared >= 300 && streamed >= (window < 100 ? 200 : 100), "\(compared) compared, \(streamed) held less than the file")
+    }
+
     /// `decodeScaledDownRows(contentsOfFile:)`: every JPEG of the corpus scaled down from the
     /// file in pieces gives the rows, truncation, warnings and errors of the call on its bytes
     /// (the limit, 16 KiB, scales nearly all of them: the resampler runs, and the JPEG decoder
