@@ -71,6 +71,18 @@ extension TIFFImageLayout {
     /// uncompressed strip is read as strips of about 8 KiB (STRIP_SIZE_DEFAULT), so a file cut
     /// short loses only the strips past its end — the others show, and libtiff's buffer keeps the
     /// last strip it could read. The layout libtiff reads, or nil when it does not chop.
+    /// `choppedLikeLibtiff` where chopping changes nothing but where the rows come from: the one
+    /// strip lies wholly inside the input and holds every row (so no chopped strip is short),
+    /// and it is not subsampled YCbCr. For streaming decodes (`TIFFDecoder.rowSink`), which then
+    /// hold an 8 KiB strip at a time rather than the page.
+    func choppedWhereComplete(inputSize: Int) -> TIFFImageLayout? {
+        guard offsets.count == 1, byteCounts.count == 1, !isSubsampledYCbCr else { return nil }
+        let (needed, overflow) = height.multipliedReportingOverflow(by: planeRowBytes)
+        let offset = offsets[0], count = byteCounts[0]
+        guard !overflow, count >= needed, offset >= 0, count <= inputSize, offset <= inputSize - count else { return nil }
+        return choppedLikeLibtiff(fileSize: inputSize)
+    }
+
     func choppedLikeLibtiff(fileSize: Int) -> TIFFImageLayout? {
         guard !isTiled, !isPlanar, planarConfigurationTag == 1, compression == 1, offsets.count == 1 else { return nil }
         let rowBlock = photometric == .ycbcr ? max(1, ycbcrSubsampling.1) : 1

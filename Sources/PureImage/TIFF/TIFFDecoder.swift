@@ -36,6 +36,11 @@ final class TIFFDecoder: FormatDecoder {
     var rowSink: ((Bitmap) -> Void)?
     /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
     var structureLog: StructureLog?
+    /// A file read at offsets instead of `input` (`ImageSource.decodeRows(contentsOfFile:)`):
+    /// IFDs and tag values through its block cache, each strip or tile when its band is
+    /// decoded, so the file is never held. Set before the first `advance`; `input` is then
+    /// not read (the session's buffer stays empty and closed).
+    var file: RandomAccessFile?
 
     private(set) var properties: ImageProperties?
     /// Properties only: every page described from its own IFD (`ImageSource.properties(at:)`).
@@ -71,7 +76,14 @@ final class TIFFDecoder: FormatDecoder {
 
     func advance(_ input: inout InputBuffer) throws(DecodeError) -> DecodeProgress {
         while true {
-            let reader = ByteReader(input.bytes)
+            let reader = file.map { RandomAccessReader(file: $0) } ?? RandomAccessReader(input.bytes)
+            // A file read at offsets has all its bytes there.
+            let isClosed = file != nil || input.isClosed
+            func demand(_ count: Int, at offset: Int) -> InputBuffer.Availability {
+                guard file != nil else { return input.demand(count, at: offset) }
+                let (end, overflow) = offset.addingReportingOverflow(count)
+                return !overflow && offset >= 0 && end <= reader.size ? .ready : .truncated
+            }
             switch state {
             case .done:
                 return .finished
@@ -79,11 +91,11 @@ final class TIFFDecoder: FormatDecoder {
             case .header:
                 // 8 bytes tell classic TIFF from BigTIFF, whose header is 16 bytes.
                 var headerSize = 8
-                if case .ready = input.demand(4, at: 0) { headerSize = TIFFHeader.size(peeking: reader) }
-                switch input.demand(headerSize, at: 0) {
+                if case .ready = demand(4, at: 0) { headerSize = TIFFHeader.size(peeking: reader) }
+                switch demand(headerSize, at: 0) {
                 case .needMoreInput: return .needMoreInput
                 case .truncated:
-                    throw DecodeError(.truncated, format: .tiff, offset: input.writeIndex, TIFFError.truncated(inside: "the header"))
+                    throw DecodeError(.truncated, format: .tiff, offset: reader.size, TIFFError.truncated(inside: "the header"))
                 case .ready:
                     let header = try TIFFHeader(parsing: reader)
                     structureLog?.record(0, "header", TIFFInspector.describe(header))
@@ -96,7 +108,7 @@ final class TIFFDecoder: FormatDecoder {
             case .directory(let offset):
                 let parsed: TIFFDirectory?
                 do throws(DecodeError) {
-                    parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: endianness, variant: variant, isClosed: input.isClosed)
+                    parsed = try TIFFDirectory.parse(at: offset, reader: reader, endianness: endianness, variant: variant, isClosed: isClosed)
                 } catch {
                     // The first IFD must be readable; a broken later one ends the chain, as
                     // libtiff stops counting directories there.
@@ -108,7 +120,7 @@ final class TIFFDecoder: FormatDecoder {
                 guard let directory = parsed else { return .needMoreInput }
                 structureLog.map { TIFFInspector.record(directory, index: directories.count, reader: reader, into: $0) }
                 directories.append(directory)
-                if directories.count == 1 { try describeFirstPage(directory, input: input) }
+                if directories.count == 1 { try describeFirstPage(directory, reader: reader, input: input) }
                 let next = directory.nextOffset
                 if next == 0 || (options.firstFrameOnly && directories.count == 1) {
                     endChain()
@@ -135,12 +147,12 @@ final class TIFFDecoder: FormatDecoder {
                     continue
                 }
                 let directory = directories[index]
-                if !input.isClosed && !valuesPresent(directory, input: input) { return .needMoreInput }
-                if index == 0 && properties == nil { try describeFirstPage(directory, input: input) }
+                if !isClosed && !valuesPresent(directory, input: input) { return .needMoreInput }
+                if index == 0 && properties == nil { try describeFirstPage(directory, reader: reader, input: input) }
                 // A header probe stops here (the chain is walked, page 0 described) rather than
                 // decode pages it does not want.
                 if options.propertiesOnly && properties != nil {
-                    pageProperties = directories.map { describe($0, bytes: input.bytes) }
+                    pageProperties = directories.map { describe($0, reader: reader) }
                     state = .done
                     continue
                 }
@@ -151,10 +163,14 @@ final class TIFFDecoder: FormatDecoder {
                     } else {
                         // Old-style JPEG reads its header from the interchange bytes, which
                         // often run to the end of the file (TIFFOldJPEG): it waits for all of it.
-                        if !input.isClosed, try directory.integer(TIFFTag.compression, reader: reader) == 6 { return .needMoreInput }
-                        let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits).forRendering()
+                        if !isClosed, try directory.integer(TIFFTag.compression, reader: reader) == 6 { return .needMoreInput }
+                        var layout = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits).forRendering()
                         // Byte counts estimated from the file's size need its final size.
-                        if !input.isClosed && layout.byteCountsDependOnFileSize { return .needMoreInput }
+                        if !isClosed && layout.byteCountsDependOnFileSize { return .needMoreInput }
+                        // Streaming: a page stored as one uncompressed strip, all of it there,
+                        // is read in libtiff's chopped strips (the same bytes, so the same
+                        // rows), so that neither the strip nor the page is held whole.
+                        if index == 0, rowSink != nil, let chopped = layout.choppedWhereComplete(inputSize: reader.size) { layout = chopped }
                         try TIFFRendering.checkRenderable(layout)
                         page = TIFFPageDecoder(layout: layout, endianness: endianness, budget: budget,
                                                rowSink: index == 0 ? rowSink : nil, directOutput: options.directOutput)
@@ -163,12 +179,12 @@ final class TIFFDecoder: FormatDecoder {
                     // Band by band as the bytes arrive; once the input is closed, bands whose
                     // chunks run past the end decode what is there.
                     while !page.isComplete {
-                        if !input.isClosed && !page.nextBandIsPresent(available: input.writeIndex) {
+                        if !isClosed && !page.nextBandIsPresent(available: input.writeIndex) {
                             page.flushPendingRows()
                             return .needMoreInput
                         }
                         do {
-                            try page.decodeNextBand(bytes: input.bytes)
+                            try page.decodeNextBand(reader: reader)
                         } catch {
                             page.flushPendingRows()
                             throw error
@@ -193,7 +209,7 @@ final class TIFFDecoder: FormatDecoder {
                     }
                     if pages.isEmpty { firstPageIndex = index }
                     pages.append(bitmap)
-                    if options.onlyPage == index, index > 0, var page = describe(directory, bytes: input.bytes) {
+                    if options.onlyPage == index, index > 0, var page = describe(directory, reader: reader) {
                         // The decode's properties are its page's (size, orientation, alpha, ICC).
                         page.frameCount = directories.count
                         properties = page
@@ -225,12 +241,12 @@ final class TIFFDecoder: FormatDecoder {
     }
 
     /// Properties from the first IFD, as soon as it is parsed (and its values have arrived).
-    private func describeFirstPage(_ directory: TIFFDirectory, input: InputBuffer) throws(DecodeError) {
-        guard input.isClosed || valuesPresent(directory, input: input) else { return }
-        if let described = describe(directory, bytes: input.bytes) { properties = described }
+    private func describeFirstPage(_ directory: TIFFDirectory, reader: RandomAccessReader, input: InputBuffer) throws(DecodeError) {
+        guard file != nil || input.isClosed || valuesPresent(directory, input: input) else { return }
+        if let described = describe(directory, reader: reader) { properties = described }
         if options.propertiesOnly {
             do throws(DecodeError) {
-                _ = try TIFFImageLayout(directory: directory, reader: ByteReader(input.bytes), limits: options.limits)
+                _ = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
             } catch {
                 // The page's decode will give this error; the header walk says it up front.
                 if error.kind == .unsupported || error.kind == .limitExceeded { headerRefusal = error }
@@ -241,8 +257,7 @@ final class TIFFDecoder: FormatDecoder {
     /// A page's properties from its IFD. A page this library cannot lay out (unsupported or
     /// broken: its decode reports the typed error) is described by what its tags say (size,
     /// compression, photometric, samples); nil when not even its size is readable.
-    private func describe(_ directory: TIFFDirectory, bytes: [UInt8]) -> ImageProperties? {
-        let reader = ByteReader(bytes)
+    private func describe(_ directory: TIFFDirectory, reader: RandomAccessReader) -> ImageProperties? {
         guard let layout = try? TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) else {
             func tag(_ code: Int) -> Int? { (try? directory.integer(code, reader: reader)) ?? nil }
             guard let width = tag(TIFFTag.imageWidth), let height = tag(TIFFTag.imageLength),
@@ -274,7 +289,7 @@ final class TIFFDecoder: FormatDecoder {
         properties.extra.append((key: "layout", value: layout.isTiled ? "tiles \(layout.chunkWidth)×\(layout.chunkHeight)" : "strips of \(layout.chunkHeight) rows"))
         if let icc = try? directory.bytes(34675, reader: reader, limit: options.limits.maxMetadataBytes) { properties.iccProfile = icc }
         // Classic TIFF's IFD layout is EXIF's (BigTIFF's 20-byte entries are not).
-        if variant == .classic { properties.exifMetadata = EXIFReader.read(tiff: bytes, endianness: endianness, ifd: directory.offset) }
+        if variant == .classic { properties.exifMetadata = EXIFReader.read(tiff: reader, endianness: endianness, ifd: directory.offset) }
         return properties
     }
 

@@ -32,14 +32,14 @@ struct TIFFHeader {
     let firstIFD: Int
 
     /// The header's size once its first 4 bytes are known (16 for BigTIFF, else 8).
-    static func size(peeking reader: ByteReader) -> Int {
+    static func size(peeking reader: RandomAccessReader) -> Int {
         guard let b0 = try? reader.getUInt8(at: 0), let m0 = try? reader.getUInt8(at: 2), let m1 = try? reader.getUInt8(at: 3) else { return 8 }
         let magic = b0 == 0x4D ? Int(m0) << 8 | Int(m1) : Int(m1) << 8 | Int(m0)
         return magic == 43 ? 16 : 8
     }
 
     /// Parses the header bytes (`reader` must hold them: 8, or 16 for BigTIFF).
-    init(parsing reader: ByteReader) throws(DecodeError) {
+    init(parsing reader: RandomAccessReader) throws(DecodeError) {
         func get<T>(_ read: () throws(ByteReaderError) -> T) throws(DecodeError) -> T {
             do throws(ByteReaderError) { return try read() } catch {
                 throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "the header"))
@@ -120,9 +120,9 @@ struct TIFFDirectory {
 
     /// Parses the IFD at `offset`. `reader` covers the input so far; `.needMoreInput` when the
     /// IFD's bytes have not all arrived (and the input is open).
-    static func parse(at offset: Int, reader: ByteReader, endianness: Endianness, variant: TIFFVariant,
+    static func parse(at offset: Int, reader: RandomAccessReader, endianness: Endianness, variant: TIFFVariant,
                       isClosed: Bool) throws(DecodeError) -> TIFFDirectory? {
-        let size = reader.window.upperBound
+        let size = reader.size
         guard offset >= variant.headerSize, offset < Int.max / 2 else {
             throw DecodeError(.malformed, format: .tiff, offset: offset, TIFFError.directoryOutsideFile(offset: offset))
         }
@@ -200,7 +200,7 @@ struct TIFFDirectory {
     ///
     /// `readingAtMost`: read only the first values (libtiff reads strip arrays with the number of
     /// strips as a limit, TIFFReadDirEntryLong8ArrayWithLimit, whatever count the entry claims).
-    func integers(_ tag: Int, reader: ByteReader, maxCount: Int, readingAtMost: Int? = nil) throws(DecodeError) -> [Int]? {
+    func integers(_ tag: Int, reader: RandomAccessReader, maxCount: Int, readingAtMost: Int? = nil) throws(DecodeError) -> [Int]? {
         guard let entry = entry(tag), let type = entry.type, type.isInteger else { return nil }
         let wanted = min(entry.count, readingAtMost ?? entry.count)
         guard wanted <= maxCount else {
@@ -208,7 +208,7 @@ struct TIFFDirectory {
                               TIFFError.invalidField(tag: tag, "\(entry.count) values, at most \(maxCount) expected"))
         }
         let (end, overflow) = entry.valueOffset.addingReportingOverflow(wanted * type.size)
-        guard !overflow, end <= reader.window.upperBound else {
+        guard !overflow, end <= reader.size else {
             throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
                               TIFFError.valueOutsideFile(tag: entry.tag, offset: entry.valueOffset, bytes: entry.byteCount))
         }
@@ -237,13 +237,13 @@ struct TIFFDirectory {
     }
 
     /// The first integer value of `tag`, or `defaultValue` when absent.
-    func integer(_ tag: Int, reader: ByteReader, default defaultValue: Int? = nil) throws(DecodeError) -> Int? {
+    func integer(_ tag: Int, reader: RandomAccessReader, default defaultValue: Int? = nil) throws(DecodeError) -> Int? {
         guard let values = try integers(tag, reader: reader, maxCount: 1 << 20), let first = values.first else { return defaultValue }
         return first
     }
 
     /// RATIONAL / FLOAT / DOUBLE values as Double (integers are converted too).
-    func reals(_ tag: Int, reader: ByteReader) throws(DecodeError) -> [Double]? {
+    func reals(_ tag: Int, reader: RandomAccessReader) throws(DecodeError) -> [Double]? {
         guard let entry = entry(tag), let type = entry.type, entry.count <= 4096 else { return nil }
         if type.isInteger { return try integers(tag, reader: reader, maxCount: 4096)?.map(Double.init) }
         try checkInside(entry, reader: reader)
@@ -274,7 +274,7 @@ struct TIFFDirectory {
     /// RATIONAL is `(float)numerator / (float)denominator` (0 when the denominator is 0) —
     /// divided in single precision, so not `Float(reals(…))` —, a DOUBLE is rounded to float,
     /// integers are converted.
-    func floats(_ tag: Int, reader: ByteReader) throws(DecodeError) -> [Float]? {
+    func floats(_ tag: Int, reader: RandomAccessReader) throws(DecodeError) -> [Float]? {
         guard let entry = entry(tag), let type = entry.type, entry.count <= 4096 else { return nil }
         if type.isInteger { return try integers(tag, reader: reader, maxCount: 4096)?.map { Float($0) } }
         try checkInside(entry, reader: reader)
@@ -299,7 +299,7 @@ struct TIFFDirectory {
     }
 
     /// The raw value bytes of `tag` (for JPEGTables, ICC profiles and the like).
-    func bytes(_ tag: Int, reader: ByteReader, limit: Int) throws(DecodeError) -> [UInt8]? {
+    func bytes(_ tag: Int, reader: RandomAccessReader, limit: Int) throws(DecodeError) -> [UInt8]? {
         guard let entry = entry(tag), entry.type != nil else { return nil }
         guard entry.byteCount <= limit else {
             throw DecodeError(.limitExceeded, format: .tiff, offset: entry.entryOffset, LimitReason.metadataTooLarge(limit: limit))
@@ -310,9 +310,9 @@ struct TIFFDirectory {
         }
     }
 
-    private func checkInside(_ entry: TIFFEntry, reader: ByteReader) throws(DecodeError) {
+    private func checkInside(_ entry: TIFFEntry, reader: RandomAccessReader) throws(DecodeError) {
         let (end, overflow) = entry.valueOffset.addingReportingOverflow(entry.byteCount)
-        guard !overflow, end <= reader.window.upperBound else {
+        guard !overflow, end <= reader.size else {
             throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
                               TIFFError.valueOutsideFile(tag: entry.tag, offset: entry.valueOffset, bytes: entry.byteCount))
         }

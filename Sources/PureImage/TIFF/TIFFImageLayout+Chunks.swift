@@ -18,7 +18,7 @@ extension TIFFImageLayout {
 
     /// §3 Compression (and §11 T4Options for CCITT): the codec, with the sample layouts each
     /// codec's libtiff setup accepts.
-    static func codec(directory: TIFFDirectory, reader: ByteReader, samples: Int, bitsPerSample bps: Int,
+    static func codec(directory: TIFFDirectory, reader: RandomAccessReader, samples: Int, bitsPerSample bps: Int,
                       sampleFormat: Int, at: Int) throws(DecodeError) -> (Int, CCITTFaxDecoder.Scheme?) {
         func fail(_ kind: DecodeError.Kind, _ reason: TIFFError) -> DecodeError {
             DecodeError(kind, format: .tiff, offset: at, reason)
@@ -77,7 +77,7 @@ extension TIFFImageLayout {
     }
 
     /// §15 TileWidth / TileLength, else §8 RowsPerStrip.
-    static func chunkGrid(directory: TIFFDirectory, reader: ByteReader, width: Int, height: Int, samples: Int,
+    static func chunkGrid(directory: TIFFDirectory, reader: RandomAccessReader, width: Int, height: Int, samples: Int,
                           bitsPerSample bps: Int, limits: DecodeLimits, at: Int) throws(DecodeError) -> ChunkGrid {
         func fail(_ kind: DecodeError.Kind, _ reason: TIFFError) -> DecodeError {
             DecodeError(kind, format: .tiff, offset: at, reason)
@@ -109,7 +109,7 @@ extension TIFFImageLayout {
     /// §8 StripOffsets / StripByteCounts, §15 TileOffsets / TileByteCounts: one entry per chunk
     /// of each plane, short arrays padded and byte counts estimated or repaired as libtiff does.
     /// Also whether the counts depend on the file's size (an estimate that a longer file changes).
-    static func chunkLocations(directory: TIFFDirectory, reader: ByteReader, grid: ChunkGrid, planes: Int, compression: Int,
+    static func chunkLocations(directory: TIFFDirectory, reader: RandomAccessReader, grid: ChunkGrid, planes: Int, compression: Int,
                                planarConfiguration planar: Int, samples: Int, bitsPerSample bps: Int,
                                photometric: Photometric, ycbcrSubsampling: (Int, Int),
                                width: Int, height: Int, at: Int) throws(DecodeError) -> ([Int], [Int], Bool) {
@@ -148,7 +148,7 @@ extension TIFFImageLayout {
         // The file size enters only through comparisons and an estimate that grow with it, so
         // if a far larger file gives the same counts, no later byte can change them.
         var countsForSizes: [[Int]] = []
-        for fileSize in [reader.window.upperBound, Int.max / 4] {
+        for fileSize in [reader.size, Int.max / 4] {
             countsForSizes.append(try Self.libtiffByteCounts(stored: stored, directory: directory, offsets: offsets, compression: compression,
                                                              planarConfiguration: planar, samples: samples, isTiled: grid.isTiled,
                                                              rowBytes: (grid.width * bps * (planes > 1 ? 1 : samples) + 7) / 8,

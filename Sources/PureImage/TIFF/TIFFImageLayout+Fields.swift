@@ -10,7 +10,7 @@ extension TIFFImageLayout {
 
     /// SamplesPerPixel, BitsPerSample (the first value, for every sample, as libtiff) and the
     /// sample format (SampleFormat, or SGI's DataType after it).
-    static func sampleDescription(directory: TIFFDirectory, reader: ByteReader, at: Int) throws(DecodeError)
+    static func sampleDescription(directory: TIFFDirectory, reader: RandomAccessReader, at: Int) throws(DecodeError)
         -> (samples: Int, bitsPerSample: Int, sampleFormat: Int) {
         // libtiff's TIFFReadDirectory: an old-style JPEG YCbCr page without SamplesPerPixel has 3.
         let compressionTag = try directory.integer(TIFFTag.compression, reader: reader)
@@ -39,7 +39,7 @@ extension TIFFImageLayout {
 
     /// ExtraSamples, the alpha they make, and the photometric interpretation (with libtiff's
     /// defaults when the tag is absent).
-    static func colourInterpretation(directory: TIFFDirectory, reader: ByteReader, samples: Int,
+    static func colourInterpretation(directory: TIFFDirectory, reader: RandomAccessReader, samples: Int,
                                      ccittScheme: CCITTFaxDecoder.Scheme?, at: Int) throws(DecodeError)
         -> (extraSamples: [Int], alpha: Alpha, photometric: Photometric, photometricCode: Int) {
         let extras = try directory.integers(TIFFTag.extraSamples, reader: reader, maxCount: 65535) ?? []
@@ -83,7 +83,7 @@ extension TIFFImageLayout {
 
     /// §21 YCbCrSubSampling (default 2 × 2), or an old-style JPEG page's header and the
     /// subsampling it implies.
-    static func subsampling(directory: TIFFDirectory, reader: ByteReader, compression: Int, photometric: Photometric,
+    static func subsampling(directory: TIFFDirectory, reader: RandomAccessReader, compression: Int, photometric: Photometric,
                             samples: Int, bitsPerSample bps: Int, planar: Int, at: Int) throws(DecodeError)
         -> (oldJPEG: TIFFOldJPEG?, subsampling: (Int, Int)) {
         let subsamplingTag = try directory.integers(TIFFTag.ycbcrSubsampling, reader: reader, maxCount: 16)

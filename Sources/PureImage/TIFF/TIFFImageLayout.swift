@@ -97,7 +97,7 @@ struct TIFFImageLayout {
 
     /// Builds the layout from `directory`; `reader` covers the whole input (closed) or what has
     /// arrived. `limits` bound the image and every array read.
-    init(directory: TIFFDirectory, reader: ByteReader, limits: DecodeLimits) throws(DecodeError) {
+    init(directory: TIFFDirectory, reader: RandomAccessReader, limits: DecodeLimits) throws(DecodeError) {
         let at = directory.offset
         func fail(_ kind: DecodeError.Kind, _ reason: TIFFError) -> DecodeError {
             DecodeError(kind, format: .tiff, offset: at, reason)

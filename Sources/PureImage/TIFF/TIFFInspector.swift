@@ -9,7 +9,7 @@ enum TIFFInspector {
     }
 
     /// IFD `index` and its entries, in the order they are stored.
-    static func record(_ directory: TIFFDirectory, index: Int, reader: ByteReader, into log: StructureLog) {
+    static func record(_ directory: TIFFDirectory, index: Int, reader: RandomAccessReader, into log: StructureLog) {
         log.record(directory.offset, "IFD \(index)", "\(directory.entries.count) entries, next IFD at \(directory.nextOffset)")
         for entry in directory.entries.sorted(by: { $0.entryOffset < $1.entryOffset }) {
             log.record(entry.entryOffset, "\(TIFFTag.name(entry.tag)) (\(entry.tag))",
@@ -18,12 +18,12 @@ enum TIFFInspector {
     }
 
     /// "SHORT ×3 @1234 = 8, 8, 8" or "LONG ×1 = 8"; unknown types show their number.
-    static func describe(_ entry: TIFFEntry, directory: TIFFDirectory, reader: ByteReader) -> String {
+    static func describe(_ entry: TIFFEntry, directory: TIFFDirectory, reader: RandomAccessReader) -> String {
         guard let type = entry.type else { return "type \(entry.rawType) (unknown) ×\(entry.count), ignored" }
         var text = "\(type.name) ×\(entry.count)"
         if !entry.isInline { text += " @\(entry.valueOffset)" }
         let (end, overflow) = entry.valueOffset.addingReportingOverflow(entry.byteCount)
-        guard !overflow, end <= reader.window.upperBound else { return text + " (outside the file)" }
+        guard !overflow, end <= reader.size else { return text + " (outside the file)" }
         let shown = 8
         switch type {
         case .ascii:

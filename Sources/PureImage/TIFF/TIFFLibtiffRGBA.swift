@@ -26,7 +26,8 @@ enum TIFFLibtiffRGBA {
     static func render(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError)
         -> (bitmap: Bitmap, truncation: DecodeError?, warnings: [DecodeWarning]) {
         let (header, directory) = try TIFFSampleReader.directory(bytes, page: page, limits: limits)
-        let declared = try TIFFImageLayout(directory: directory, reader: ByteReader(bytes), limits: limits)
+        let reader = RandomAccessReader(bytes)
+        let declared = try TIFFImageLayout(directory: directory, reader: reader, limits: limits)
         let rendering = declared.forRendering()
         let layout = rendering.choppedLikeLibtiff(fileSize: bytes.count) ?? rendering
         let total = try SizeMath.allocationSize(layout.width, layout.height, 4, limits: limits, format: .tiff, offset: nil)
@@ -38,7 +39,7 @@ enum TIFFLibtiffRGBA {
 
         if case .ownRendering = put.kind {
             // YCbCr: PureImage's rendering is libtiff's here (see the type's comment).
-            while !decoder.isComplete { try decoder.decodeNextBand(bytes: bytes) }
+            while !decoder.isComplete { try decoder.decodeNextBand(reader: reader) }
             guard let native = decoder.bitmap,
                   let rgba = try? native.converted(to: .rgba8Premultiplied).tightlyPacked() else {
                 throw DecodeError(.malformed, format: .tiff, offset: nil, TIFFError.invalidValue(field: "ImageLength", value: 0))
@@ -52,7 +53,7 @@ enum TIFFLibtiffRGBA {
             var buffers = [[UInt8]?](repeating: nil, count: layout.planeCount)
             var top = 0
             while !decoder.isComplete {
-                let chunks = try decoder.decodeNextBandChunks(bytes: bytes)
+                let chunks = try decoder.decodeNextBandChunks(reader: reader)
                 let rows = min(layout.chunkHeight, layout.height - top)
                 for across in 0..<layout.chunksAcross {
                     for plane in 0..<layout.planeCount {

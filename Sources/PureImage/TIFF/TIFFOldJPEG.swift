@@ -41,12 +41,12 @@ struct TIFFOldJPEG: Sendable {
     let subsampling: (Int, Int)
 
     /// Reads the header (steps 1–4). `firstStrip` is the first strip or tile's (offset, count).
-    init(directory: TIFFDirectory, reader: ByteReader, tagSubsampling: [Int]?, firstStrip: (offset: Int, count: Int)?,
+    init(directory: TIFFDirectory, reader: RandomAccessReader, tagSubsampling: [Int]?, firstStrip: (offset: Int, count: Int)?,
          samples: Int, at: Int) throws(DecodeError) {
         func fail(_ message: String) -> DecodeError {
             DecodeError(.malformed, format: .tiff, offset: at, TIFFError.invalidField(tag: 513, message))
         }
-        let fileSize = reader.window.upperBound
+        let fileSize = reader.size
         var stream: [UInt8] = []
         var interchangeCount = 0
         if let start = try directory.integer(513, reader: reader), start > 0, start < fileSize {

@@ -92,19 +92,19 @@ final class TIFFPageDecoder {
         return true
     }
 
-    /// Decodes the next band from `bytes` (the whole input so far). Chunks that run past the
-    /// end decode what is there; missing chunks stay zero (libtiff's RGBA interface leaves
-    /// them blank too), each with a warning.
-    func decodeNextBand(bytes: [UInt8]) throws(DecodeError) {
+    /// Decodes the next band from `reader` (the whole input so far, or the file). Chunks that
+    /// run past the end decode what is there; missing chunks stay zero (libtiff's RGBA
+    /// interface leaves them blank too), each with a warning.
+    func decodeNextBand(reader: RandomAccessReader) throws(DecodeError) {
         let band = nextBand
         let top = band * layout.chunkHeight
         let rows = min(layout.chunkHeight, layout.height - top)
         let rendered: Bitmap
         if layout.isSubsampledYCbCr {
-            rendered = try decodeSubsampledYCbCrBand(band, rows: rows, bytes: bytes)
+            rendered = try decodeSubsampledYCbCrBand(band, rows: rows, reader: reader)
         } else {
             planeDirty = nil
-            let planes = try decodeBandPlanes(band, rows: rows, bytes: bytes)
+            let planes = try decodeBandPlanes(band, rows: rows, reader: reader)
             rendered = try TIFFRendering.render(layout: layout, planes: planes, planeRowBytes: layout.planeRowBytes, rows: rows, limits: limits)
             // A plane that is a chunk's own buffer goes back for the next chunk.
             if let dirty = planeDirty, let plane = planes.first { recycle(plane, dirty: dirty) }
@@ -188,10 +188,12 @@ final class TIFFPageDecoder {
     }
 
     /// The bytes of chunk `index` that are in the input, or nil (with a warning) when none are.
-    private func chunkBytes(_ index: Int, in bytes: [UInt8]) -> (data: ArraySlice<UInt8>, offset: Int, count: Int)? {
+    /// (The one place chunks are read: from a file read at offsets, this reads the chunk.)
+    private func chunkBytes(_ index: Int, in reader: RandomAccessReader) throws(DecodeError) -> (data: ArraySlice<UInt8>, offset: Int, count: Int)? {
         let offset = layout.offsets[index]
         let count = max(0, layout.byteCounts[index])
-        let available = offset >= 0 && offset < bytes.count ? min(count, bytes.count - offset) : 0
+        let size = reader.size
+        let available = offset >= 0 && offset < size ? min(count, size - offset) : 0
         guard available > 0 else {
             missingChunks += 1
             if missingChunks <= Self.reportedMissingLimit {
@@ -199,29 +201,35 @@ final class TIFFPageDecoder {
             } else if missingChunks == Self.reportedMissingLimit + 1 {
                 warnings.append(DecodeWarning(offset: offset, "further strips or tiles without data are not listed"))
             }
-            if count > 0 && offset >= bytes.count && truncatedAt == nil { truncatedAt = bytes.count }
+            if count > 0 && offset >= size && truncatedAt == nil { truncatedAt = size }
             return nil
         }
-        return (bytes[offset ..< offset + available], offset, count)
+        do throws(ByteReaderError) {
+            return (try reader.getBytes(at: offset, count: available), offset, count)
+        } catch {
+            // Only a file read at offsets fails here (inside its size): it shrank, or a read
+            // failed — which its reader reports in place of this (`RandomAccessFile.failure`).
+            throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "strip or tile \(index)"))
+        }
     }
 
     /// Chunk `index` decompressed into its first `keptRows` rows (of `storedRows` it holds),
     /// byte order normalised and predictor undone; nil when the chunk has no data.
     /// `written`: the bytes the codec produced (the rest of `bytes` is zero).
-    private func decodeChunk(_ index: Int, storedRows: Int, keptRows: Int, bytes: [UInt8]) throws(DecodeError)
+    private func decodeChunk(_ index: Int, storedRows: Int, keptRows: Int, reader: RandomAccessReader) throws(DecodeError)
         -> (bytes: [UInt8], written: Int, unwritten: [Range<Int>], dirty: Int)? {
         let chunkRowBytes = layout.chunkRowBytes
         if let scheme = layout.ccittScheme, ccitt == nil {
             ccitt = try CCITTFaxDecoder(scheme: scheme, width: layout.chunkWidth, limits: limits)
         }
         let expected = try SizeMath.allocationSize(keptRows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
-        guard let chunk = chunkBytes(index, in: bytes) else { return nil }
+        guard let chunk = try chunkBytes(index, in: reader) else { return nil }
         var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
                                                   ccitt: &ccitt, storedRows: storedRows, chunkIndex: index,
                                                   zeroed: zeroedBuffer(expected))
         if let problem = outcome.problem {
             warnings.append(DecodeWarning(offset: chunk.offset, problem))
-            if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = bytes.count }
+            if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = reader.size }
         }
         // libtiff (tif_predict.c) undoes the predictor only when the codec reports
         // success; a chunk that decoded short keeps its differences, and so do we.
@@ -244,7 +252,7 @@ final class TIFFPageDecoder {
     }
 
     /// Decompresses the band's chunks into `rows`-high planes, `planeRowBytes` per row.
-    private func decodeBandPlanes(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> [[UInt8]] {
+    private func decodeBandPlanes(_ band: Int, rows: Int, reader: RandomAccessReader) throws(DecodeError) -> [[UInt8]] {
         let planeRowBytes = layout.planeRowBytes
         let planeBytes = try SizeMath.allocationSize(planeRowBytes, rows, layout.planeCount,
                                                      limits: limits, format: .tiff, offset: nil) / layout.planeCount
@@ -255,7 +263,7 @@ final class TIFFPageDecoder {
             // One strip of one plane: decoded whole, at the plane's row length, it is the plane
             // (no zeroed plane and no copy into it). A short or missing strip goes into a zeroed
             // plane, as the general placement below puts it.
-            let chunk = try decodeChunk(band, storedRows: rows, keptRows: rows, bytes: bytes)
+            let chunk = try decodeChunk(band, storedRows: rows, keptRows: rows, reader: reader)
             if let chunk, chunk.bytes.count == planeBytes {
                 planeDirty = chunk.dirty
                 return [chunk.bytes]
@@ -281,7 +289,7 @@ final class TIFFPageDecoder {
                 // below the image are never shown, so only the rows inside it are decoded (a
                 // tiny file declaring a 40000 × 40000 tile costs one row).
                 guard let chunk = try decodeChunk(index, storedRows: layout.isTiled ? layout.chunkHeight : rows,
-                                                  keptRows: rows, bytes: bytes) else { continue }
+                                                  keptRows: rows, reader: reader) else { continue }
                 let decoded = chunk.bytes
                 defer { recycle(decoded, dirty: chunk.dirty) }
                 // Place the chunk: byte column of its left edge (tiles are 16-pixel multiples by
@@ -326,7 +334,7 @@ final class TIFFPageDecoder {
     /// The next band's chunks whole, as libtiff decodes them (every row of a tile, rows of
     /// `chunkRowBytes`; wide samples big-endian), plane after plane, left to right. For
     /// libtiff's RGBA arithmetic, which works on these buffers (TIFFLibtiffRGBA.swift).
-    func decodeNextBandChunks(bytes: [UInt8]) throws(DecodeError) -> [LibtiffChunk] {
+    func decodeNextBandChunks(reader: RandomAccessReader) throws(DecodeError) -> [LibtiffChunk] {
         let band = nextBand
         let rows = layout.isTiled ? layout.chunkHeight : min(layout.chunkHeight, layout.height - band * layout.chunkHeight)
         let size = try SizeMath.allocationSize(rows, layout.chunkRowBytes, limits: limits, format: .tiff, offset: nil)
@@ -341,18 +349,18 @@ final class TIFFPageDecoder {
                     count = fullChunk.partialValue * 10 + 4096
                 }
                 let offset = layout.offsets[index]
-                guard count > 0, offset >= 0, count <= bytes.count, offset <= bytes.count - count else {
+                guard count > 0, offset >= 0, count <= reader.size, offset <= reader.size - count else {
                     // libtiff's "Read error on strip" skips the chunk. Whether the input is
                     // truncated here is decided as in a decode: by what the chunk's own byte
                     // count reaches and decompresses to (`chunkBytes`, `decodeChunk`). Its
                     // samples are not used, and a chunk that fails to decode is skipped all the same.
                     if truncatedAt == nil {
-                        do { _ = try decodeChunk(index, storedRows: rows, keptRows: rows, bytes: bytes) } catch {}
+                        do { _ = try decodeChunk(index, storedRows: rows, keptRows: rows, reader: reader) } catch {}
                     }
                     chunks.append(LibtiffChunk(bytes: [], written: 0, rawFailed: true))
                     continue
                 }
-                let decoded = try decodeChunk(index, storedRows: rows, keptRows: rows, bytes: bytes)
+                let decoded = try decodeChunk(index, storedRows: rows, keptRows: rows, reader: reader)
                 // DumpModeDecode copies nothing when the strip holds fewer bytes than asked for.
                 let written = layout.compression == 1 && count < size ? 0 : decoded?.written ?? 0
                 chunks.append(LibtiffChunk(bytes: decoded?.bytes ?? [UInt8](repeating: 0, count: size), written: written, rawFailed: false,
@@ -367,7 +375,7 @@ final class TIFFPageDecoder {
     /// then one Cb and one Cr shared by those pixels — libtiff's RGBA interface replicates the
     /// chroma over the unit (no interpolation), and so do we. Data units past the image's right
     /// or bottom edge are decoded and dropped.
-    private func decodeSubsampledYCbCrBand(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> Bitmap {
+    private func decodeSubsampledYCbCrBand(_ band: Int, rows: Int, reader: RandomAccessReader) throws(DecodeError) -> Bitmap {
         let width = layout.width
         let (h, v) = layout.ycbcrSubsampling
         let unitBytes = h * v + 2
@@ -377,7 +385,7 @@ final class TIFFPageDecoder {
         let unitsAcross = (layout.chunkWidth + h - 1) / h
         // Tiles are stored whole (their rows below the image are decoded and dropped).
         let storedRows = layout.isTiled ? layout.chunkHeight : rows
-        for (across, chunkData) in try subsampledChunkData(band, rows: rows, bytes: bytes).enumerated() {
+        for (across, chunkData) in try subsampledChunkData(band, rows: rows, reader: reader).enumerated() {
             let left = across * layout.chunkWidth
             guard let data = chunkData else { continue }
             for unitRow in 0..<(storedRows + v - 1) / v {
@@ -404,13 +412,13 @@ final class TIFFPageDecoder {
 
     /// The decompressed data units of each chunk of a subsampled YCbCr band, left to right (nil
     /// where a chunk has no data). Strips hold `rows` rows, tiles all of theirs.
-    private func subsampledChunkData(_ band: Int, rows: Int, bytes: [UInt8]) throws(DecodeError) -> [[UInt8]?] {
+    private func subsampledChunkData(_ band: Int, rows: Int, reader: RandomAccessReader) throws(DecodeError) -> [[UInt8]?] {
         let storedRows = layout.isTiled ? layout.chunkHeight : rows
         let expected = layout.subsampledChunkBytes(rows: storedRows)
         _ = try SizeMath.allocationSize(expected, limits: limits, format: .tiff, offset: nil)
         var chunks: [[UInt8]?] = []
         for across in 0..<layout.chunksAcross {
-            guard let chunk = chunkBytes(band * layout.chunksAcross + across, in: bytes) else {
+            guard let chunk = try chunkBytes(band * layout.chunksAcross + across, in: reader) else {
                 chunks.append(nil)
                 continue
             }
@@ -419,7 +427,7 @@ final class TIFFPageDecoder {
                                                       ccitt: &noCCITT, storedRows: storedRows, chunkIndex: band * layout.chunksAcross + across)
             if let problem = outcome.problem {
                 warnings.append(DecodeWarning(offset: chunk.offset, problem))
-                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = bytes.count }
+                if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = reader.size }
             }
             chunks.append(outcome.bytes)
         }
@@ -429,16 +437,16 @@ final class TIFFPageDecoder {
     /// The next band's samples as the codec and predictor leave them (multi-byte samples
     /// big-endian), before any photometric interpretation: one array per plane, the band's rows
     /// of `layout.planeRowBytes` bytes — or, for subsampled YCbCr, each chunk's data units.
-    func decodeNextBandSamples(bytes: [UInt8]) throws(DecodeError) -> [[UInt8]] {
+    func decodeNextBandSamples(reader: RandomAccessReader) throws(DecodeError) -> [[UInt8]] {
         let band = nextBand
         let rows = min(layout.chunkHeight, layout.height - band * layout.chunkHeight)
         let samples: [[UInt8]]
         if layout.isSubsampledYCbCr {
             let storedRows = layout.isTiled ? layout.chunkHeight : rows
             let expected = layout.subsampledChunkBytes(rows: storedRows)
-            samples = try subsampledChunkData(band, rows: rows, bytes: bytes).map { $0 ?? [UInt8](repeating: 0, count: expected) }
+            samples = try subsampledChunkData(band, rows: rows, reader: reader).map { $0 ?? [UInt8](repeating: 0, count: expected) }
         } else {
-            samples = try decodeBandPlanes(band, rows: rows, bytes: bytes)
+            samples = try decodeBandPlanes(band, rows: rows, reader: reader)
         }
         nextBand += 1
         return samples

@@ -47,7 +47,7 @@ extension ImageSource {
 enum TIFFSampleReader {
     /// The header and page `page`'s IFD, walking the chain (loops and the frame limit end it).
     static func directory(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> (TIFFHeader, TIFFDirectory) {
-        let reader = ByteReader(bytes)
+        let reader = RandomAccessReader(bytes)
         guard bytes.count >= 8 else {
             throw DecodeError(.truncated, format: .tiff, offset: bytes.count, TIFFError.truncated(inside: "the header"))
         }
@@ -71,14 +71,14 @@ enum TIFFSampleReader {
 
     static func decode(_ bytes: [UInt8], page: Int, limits: DecodeLimits) throws(DecodeError) -> DecodedSamples {
         let (header, directory) = try directory(bytes, page: page, limits: limits)
-        let reader = ByteReader(bytes)
+        let reader = RandomAccessReader(bytes)
         let layout = try TIFFImageLayout(directory: directory, reader: reader, limits: limits)
         let decoder = TIFFPageDecoder(layout: layout, endianness: header.endianness, limits: limits)
         let spp = layout.samplesPerPixel, bps = layout.bitsPerSample
         if layout.isSubsampledYCbCr {
             var units: [UInt8] = []
             while !decoder.isComplete {
-                for chunk in try decoder.decodeNextBandSamples(bytes: bytes) { units += chunk }
+                for chunk in try decoder.decodeNextBandSamples(reader: reader) { units += chunk }
             }
             return DecodedSamples(width: layout.width, height: layout.height, samplesPerPixel: spp, bitsPerSample: bps,
                                   sampleFormat: layout.sampleFormat, isDataUnits: true, bytes: units)
@@ -88,7 +88,7 @@ enum TIFFSampleReader {
         var out = [UInt8](repeating: 0, count: total)
         var top = 0
         while !decoder.isComplete {
-            let planes = try decoder.decodeNextBandSamples(bytes: bytes)
+            let planes = try decoder.decodeNextBandSamples(reader: reader)
             let rows = min(layout.chunkHeight, layout.height - top)
             for row in 0..<rows {
                 interleave(planes, row: row, into: &out, at: (top + row) * rowBytes, layout: layout)

@@ -40,6 +40,50 @@ import Glibc
         #expect(more.bytes == bytes && more.isWholeFile)
     }
 
+    /// `RandomAccessReader` over a file reads what it reads over the same bytes in memory: every
+    /// integer width at every offset in both byte orders (blocks of 7 bytes, so that reads
+    /// straddle blocks, and the cache of 256 blocks is emptied and refilled along the way), byte
+    /// ranges, and the same `endOfData` past the end; a FIFO is not read at offsets.
+    @Test func randomAccessReadsAreTheInMemoryReads() throws {
+        let bytes = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ $0 >> 3) }
+        let path = try Self.scratchFile("random-access", bytes)
+        defer { unlink(path) }
+        let file = try #require(try RandomAccessFile(path: path, blockSize: 7))
+        let onFile = RandomAccessReader(file: file), inMemory = RandomAccessReader(bytes)
+        // The value or the error, with its offset and counts, as text.
+        func same(_ a: () throws -> Any, _ b: () throws -> Any) -> Bool {
+            func outcome(_ read: () throws -> Any) -> String {
+                do { return "\(try read())" } catch { return "\(error)" }
+            }
+            return outcome(a) == outcome(b)
+        }
+        #expect(onFile.size == 3000)
+        var differing: [String] = []
+        for offset in -1 ... 3001 {
+            for order in [Endianness.bigEndian, .littleEndian] {
+                if !same({ try onFile.getUInt16(at: offset, order) }, { try inMemory.getUInt16(at: offset, order) }) { differing.append("16 bits at \(offset)") }
+                if !same({ try onFile.getUInt32(at: offset, order) }, { try inMemory.getUInt32(at: offset, order) }) { differing.append("32 bits at \(offset)") }
+                if !same({ try onFile.getUInt64(at: offset, order) }, { try inMemory.getUInt64(at: offset, order) }) { differing.append("64 bits at \(offset)") }
+            }
+            if !same({ try onFile.getUInt8(at: offset) }, { try inMemory.getUInt8(at: offset) }) { differing.append("8 bits at \(offset)") }
+        }
+        for (offset, count) in [(0, 3000), (5, 100), (2990, 10), (2990, 11), (3000, 0), (-1, 2), (100, -1)] {
+            if !same({ Array(try onFile.getBytes(at: offset, count: count)) }, { Array(try inMemory.getBytes(at: offset, count: count)) }) {
+                differing.append("\(count) bytes at \(offset)")
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+        #expect(file.failure == nil && file.mostHeld <= RandomAccessFile.cachedBlockLimit * 7 + 3000)
+
+        let fifo = "/tmp/pureimage-filereader-\(getpid())-random-access-fifo"
+        _ = mkfifo(fifo, 0o600)
+        defer { unlink(fifo) }
+        // (Opened for writing too, so that opening it for reading does not wait for a writer.)
+        let writer = open(fifo, O_RDWR | O_NONBLOCK)
+        defer { if writer >= 0 { close(writer) } }
+        #expect(try RandomAccessFile(path: fifo) == nil)
+    }
+
     /// A pipe (`<(curl …)`) is read to its end (its size is not known up front), within the limit.
     @Test(arguments: [false, true])
     func aPipeIsReadToItsEnd(overTheLimit: Bool) throws {

@@ -191,7 +191,7 @@ import CReference
 
     /// The byte range of the (only) strip of a TIFF, read with the library's own IFD parser.
     static func stripRange(_ bytes: [UInt8]) throws -> Range<Int> {
-        let reader = ByteReader(bytes)
+        let reader = RandomAccessReader(bytes)
         let header = try TIFFHeader(parsing: reader)
         let directory = try #require(try TIFFDirectory.parse(at: header.firstIFD, reader: reader, endianness: header.endianness,
                                                               variant: header.variant, isClosed: true))

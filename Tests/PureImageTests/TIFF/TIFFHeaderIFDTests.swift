@@ -48,7 +48,7 @@ import Testing
         let bytes = b.build()
         let (bitmaps, _) = try decodeTIFF(bytes)
         #expect(bitmaps.first?.tightBytes == [1, 2, 3, 4, 5, 6, 7, 8])
-        let reader = ByteReader(bytes)
+        let reader = RandomAccessReader(bytes)
         let header = try TIFFHeader(parsing: reader)
         let directory = try #require(try TIFFDirectory.parse(at: header.firstIFD, reader: reader, endianness: .littleEndian,
                                                               variant: .big, isClosed: true))
@@ -135,7 +135,7 @@ import Testing
         #expect(bitmaps.first?.format == .rgb8)
         #expect(bitmaps.first?.tightBytes == [255, 0, 0, 0, 255, 0])
         // The value-or-offset rule directly: 3 SHORTs (6 bytes) are not inline.
-        let reader = ByteReader(b.build())
+        let reader = RandomAccessReader(b.build())
         let directory = try #require(try TIFFDirectory.parse(at: 14, reader: reader, endianness: .bigEndian, variant: .classic, isClosed: true))
         let bits = try #require(directory.entry(258))
         #expect(!bits.isInline)

@@ -32,7 +32,7 @@ import PureImageConformance
     }
 
     static func photometric(_ bytes: [UInt8]) -> Int? {
-        let reader = ByteReader(bytes)
+        let reader = RandomAccessReader(bytes)
         guard let header = try? TIFFHeader(parsing: reader),
               let directory = try? TIFFDirectory.parse(at: header.firstIFD, reader: reader, endianness: header.endianness, variant: header.variant, isClosed: true) else { return nil }
         return (try? directory.integer(TIFFTag.photometric, reader: reader)) ?? nil

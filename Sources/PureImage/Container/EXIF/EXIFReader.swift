@@ -10,7 +10,7 @@ enum EXIFReader {
     /// An EXIF block: a TIFF structure starting with its byte-order mark, as JPEG APP1 carries
     /// it after "Exif\0\0" and PNG eXIf / WebP EXIF hold it. Nil when the header is not one.
     static func read(block: [UInt8]) -> EXIFMetadata? {
-        let reader = ByteReader(block)
+        let reader = RandomAccessReader(block)
         let endianness: Endianness
         do throws(ByteReaderError) {
             switch (try reader.getUInt8(at: 0), try reader.getUInt8(at: 1)) {
@@ -31,14 +31,14 @@ enum EXIFReader {
     /// A TIFF file's own IFD at `offset` (a page), with its Exif and GPS IFDs: ImageIO's
     /// `{TIFF}` dictionary holds the named tags only (not StripOffsets and the like), and the
     /// next IFD is the next page, not a thumbnail.
-    static func read(tiff bytes: [UInt8], endianness: Endianness, ifd offset: Int) -> EXIFMetadata {
-        var walk = Walk(reader: ByteReader(bytes), endianness: endianness, namedOnly: true)
+    static func read(tiff reader: RandomAccessReader, endianness: Endianness, ifd offset: Int) -> EXIFMetadata {
+        var walk = Walk(reader: reader, endianness: endianness, namedOnly: true)
         _ = walk.directory(at: offset, as: .tiff)
         return walk.metadata
     }
 
     private struct Walk {
-        let reader: ByteReader
+        let reader: RandomAccessReader
         let endianness: Endianness
         /// Keep only the tags ImageIO names (a TIFF file's IFD0).
         let namedOnly: Bool
@@ -92,7 +92,7 @@ enum EXIFReader {
                     metadata.entries.append(EXIFEntry(directory: directory, tag: tag, name: name, value: value))
                 }
                 if let start = thumbnail.offset, let length = thumbnail.length, start >= 0, length > 0,
-                   start <= reader.window.upperBound - length {
+                   start <= reader.size - length {
                     metadata.thumbnailRange = start ..< start + length
                 }
                 let next = try? reader.getUInt32(at: offset + 2 + count * 12, endianness)
@@ -109,7 +109,7 @@ enum EXIFReader {
             let sizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
             guard let size = sizes[type], count >= 0 else { return nil }
             let (total, overflow) = count.multipliedReportingOverflow(by: size)
-            guard !overflow, total <= reader.window.count else { return nil }
+            guard !overflow, total <= reader.size else { return nil }
             let start = total <= 4 ? field : Int(try reader.getUInt32(at: field, endianness))
             let bytes = try reader.getBytes(at: start, count: total)
             let e = endianness
