@@ -16,6 +16,9 @@ enum OpenedFile {
     /// A regular file of one of the formats asked for: a source holding its start (its header
     /// walk complete, or failed on all the bytes it may read), and the rest.
     case inPieces(ImageSource, FileRest)
+    /// A regular TIFF file, when TIFF is asked for: a source holding its first piece, and the
+    /// file to read at offsets (`TIFFDecoder.file`) — a TIFF's IFDs and strips may lie anywhere.
+    case atOffsets(ImageSource, RandomAccessFile)
     /// Any other file, read whole as `ImageSource(contentsOfFile:)` reads it; a FIFO, whose
     /// rest follows the piece already read (it cannot be read again).
     case whole(ImageSource)
@@ -25,17 +28,22 @@ extension ImageSource {
     /// Opens `path` (typed I/O errors as `init(contentsOfFile:)`'s) and reads its first piece.
     ///
     /// A JPEG's header walk needs every segment before the first scan (EXIF, XMP and ICC
-    /// segments can be large): more is read while the walk fails or runs out of bytes, up to
-    /// `describe(contentsOfFile:)`'s bound — then the walk is the whole file's, which ends at
-    /// the first SOS too. A PNG or GIF walk gives the header's fields from any prefix that holds
-    /// them (IHDR; the logical screen and global colour table): more is read while it fails.
-    /// A walk that still fails at 16 MiB has the whole file read, as `describe(contentsOfFile:)`
-    /// does.
-    static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>) throws -> OpenedFile {
+    /// segments can be large): more is read (as much again each time) while the walk fails or
+    /// runs out of bytes, up to `largestDescribedPrefix` (16 MiB) — then the walk is the whole
+    /// file's, which ends at the first SOS too. A PNG or GIF walk gives the header's fields
+    /// from any prefix that holds them (IHDR; the logical screen and global colour table): more
+    /// is read while it fails. A walk that still fails at 16 MiB has the whole file read. A TIFF
+    /// (when asked for) is not read in order but at offsets (`atOffsets`). This is also how
+    /// `describe(contentsOfFile:)` reads a file.
+    static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>) throws(DecodeError) -> OpenedFile {
         let window = max(1, window)
         let file = try FileStream(path: path)
         // (At least the bytes any signature takes: WebP's RIFF header is the longest, 12.)
         var prefix = try file.next(upTo: max(window, 16))
+        if file.isRegularFile && !file.isAtEnd && formats.contains(.tiff) && FormatSniffer.sniff(prefix) == .format(.tiff),
+           let atOffsets = try RandomAccessFile(path: path, blockSize: min(window, 1 << 16)) {
+            return .atOffsets(try ImageSource(bytes: prefix, format: .tiff, options: options), atOffsets)
+        }
         if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), formats.contains(format) {
             var source = try ImageSource(bytes: prefix, format: format, options: options)
             func walked() -> Bool { format == .jpeg ? source.headerWalkEndsInside : (try? source.describe()) != nil }

@@ -60,12 +60,13 @@ extension ImageSource {
     /// not read it again (`FormatDecoder.mayDiscardConsumedInput`: PNG and GIF always, a JPEG
     /// within its scans). So a non-interlaced PNG or a baseline JPEG of any size is decoded in
     /// a few megabytes (Docs/ImageSource.md, "From a file, in pieces"); a progressive JPEG
-    /// keeps its coefficients, a GIF its frame's LZW codes and indices. An APNG, or a file whose header does not parse, is then read whole and
-    /// decoded as in memory; every other format (TIFF's strips are read by offset), and a
-    /// FIFO, are read whole first, as
-    /// `ImageSource(contentsOfFile:)` does. The bands and the result are those of
-    /// `decodeRows` on the whole file; I/O errors are typed (`FileError`) as
-    /// `ImageSource(contentsOfFile:)`'s.
+    /// keeps its coefficients, a GIF its frame's LZW codes and indices. An APNG, or a file whose
+    /// header does not parse, is then read whole and decoded as in memory. A TIFF is read at
+    /// offsets (`RandomAccessFile`): its IFD and tag values through a small block cache, each
+    /// strip or tile when its band is decoded — a striped TIFF of any size in a few megabytes.
+    /// WebP, and a FIFO, are read whole first, as `ImageSource(contentsOfFile:)` does. The
+    /// bands and the result are those of `decodeRows` on the whole file; I/O errors are typed
+    /// (`FileError`) as `ImageSource(contentsOfFile:)`'s.
     public static func decodeRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(),
                                   output: ImageDecodingOptions.Output = .canonicalRGBA,
                                   _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
@@ -76,9 +77,13 @@ extension ImageSource {
     /// is dropped (tests use small ones so that small files stream too).
     static func decodeRows(contentsOfFile path: String, options: DecodeOptions, output: ImageDecodingOptions.Output,
                            window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
-        switch try openInPieces(path, options: options, window: window, formats: [.png, .jpeg, .gif]) {
+        switch try openInPieces(path, options: options, window: window, formats: [.png, .jpeg, .gif, .tiff]) {
         case .inPieces(let source, let rest):
             return try source.streamFirstFrame(output: output, reading: rest) { band in
+                try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
+            }
+        case .atOffsets(let source, let file):
+            return try source.streamFirstFrame(output: output, atOffsets: file) { band in
                 try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
             }
         case .whole(let source):
@@ -100,20 +105,41 @@ extension ImageSource {
     /// the decoder allows it (`DecodeSession.discardConsumedInput`). The header comes from the
     /// start alone (a walk that ran out of bytes still gives IHDR's or the SOF's fields);
     /// every fallback to a whole decode reads the whole file.
-    func streamFirstFrame(output: ImageDecodingOptions.Output, reading input: FileRest? = nil,
+    ///
+    /// `atOffsets`: the TIFF file whose first piece this source holds; the decoder reads it at
+    /// offsets (`TIFFDecoder.file`), its header from a first-page walk of the file. A failed
+    /// read of the file is thrown in place of what the decoder made of it.
+    func streamFirstFrame(output: ImageDecodingOptions.Output, reading input: FileRest? = nil, atOffsets tiff: RandomAccessFile? = nil,
                           _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
+        do {
+            return try streamFirstFrame(output: output, pieces: input, tiff: tiff, body)
+        } catch {
+            throw tiff?.failure ?? error
+        }
+    }
+
+    private func streamFirstFrame(output: ImageDecodingOptions.Output, pieces input: FileRest?, tiff: RandomAccessFile?,
+                                  _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
         let file = input?.file
+        let wholeFile = file?.path ?? tiff?.path
         let header: ImageProperties
         do {
-            header = try properties()
+            if let tiff {
+                // The walk of page 0 (the streaming decode reads no other).
+                var firstPage = options
+                firstPage.firstFrameOnly = true
+                header = try Self.walkContainer(format: .tiff, options: firstPage, bytes: [], tiff: tiff).properties
+            } else {
+                header = try properties()
+            }
         } catch {
             // What a decode of the same bytes says (it may refuse or recover differently).
-            return try handOutWhole(output: output, file: file, body)
+            return try handOutWhole(output: output, path: wholeFile, body)
         }
         // An APNG's frame 0 is composed from its animation, not the default image the
         // streaming decoder reads.
         if format == .png && !header.frames.isEmpty || output == .libtiffRGBA {
-            return try handOutWhole(output: output, file: file, body)
+            return try handOutWhole(output: output, path: wholeFile, body)
         }
         var streamOptions = options
         streamOptions.firstFrameOnly = true
@@ -138,6 +164,7 @@ extension ImageSource {
             outcome = try withoutActuallyEscaping(body) { body throws -> StreamOutcome in
             let decoder = try DecodeSession.makeDecoder(for: format, options: streamOptions)
             decoder.structureLog = chunkLog
+            (decoder as? TIFFDecoder)?.file = tiff
             // (Unowned: the decoder keeps the sink, and outlives every call of it.)
             decoder.rowSink = { [unowned decoder] band in
                 guard failure == nil, !animated else { return }
@@ -158,7 +185,8 @@ extension ImageSource {
                     failure = error
                 }
             }
-            let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: file == nil))
+            // (A TIFF read at offsets reads nothing from the session's input.)
+            let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(tiff == nil ? bytes : [], isClosed: file == nil))
             let progress: DecodeProgress
             (progress, largestHeld) = try session.pump(reading: input) { failure == nil && !animated }
             return StreamOutcome(finished: progress == .finished, properties: decoder.properties,
@@ -169,8 +197,8 @@ extension ImageSource {
             throw failure ?? error
         }
         if let failure { throw failure }
-        if animated { return try handOutWhole(output: output, file: file, body) }
-        guard let nativeFormat else { return try handOutWhole(output: output, file: file, body) }
+        if animated { return try handOutWhole(output: output, path: wholeFile, body) }
+        guard let nativeFormat else { return try handOutWhole(output: output, path: wholeFile, body) }
         guard outcome.finished else {
             throw DecodeError(.truncated, format: format, offset: outcome.inputEnd, ContainerError.tooShortToIdentify(count: outcome.inputEnd))
         }
@@ -183,7 +211,7 @@ extension ImageSource {
                                 hasAlpha: properties.hasAlpha, output: output, body)
         }
         return StreamedFrame(properties: properties, warnings: outcome.warnings, truncation: outcome.truncation, streamed: true,
-                             largestInputHeld: file == nil ? nil : largestHeld)
+                             largestInputHeld: tiff?.mostHeld ?? (file == nil ? nil : largestHeld))
     }
 
     /// The frame's size as decoded: a JPEG's DCT-domain reduction makes it
@@ -209,14 +237,14 @@ extension ImageSource {
     }
 
     /// The non-streaming path of `decodeRows`: the frame decoded whole, handed out in bands.
-    /// `file`: this source holds only the start of the file, and its header came from that
-    /// start; the whole file is read and `streamFirstFrame` runs on it from the beginning (the
+    /// `path`: this source holds only the start of the file, and its header came from that
+    /// start (or from the file read at offsets); the whole file is read and `streamFirstFrame` runs on it from the beginning (the
     /// whole file's header may decide differently: an acTL the start did not reach, or one
     /// that turns out invalid and leaves a still image that streams after all).
-    private func handOutWhole(output: ImageDecodingOptions.Output, file: FileStream? = nil,
+    private func handOutWhole(output: ImageDecodingOptions.Output, path: String? = nil,
                               _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
-        if let file {
-            return try ImageSource(bytes: try FileReader.read(file.path), format: format, options: options)
+        if let path {
+            return try ImageSource(bytes: try FileReader.read(path), format: format, options: options)
                 .streamFirstFrame(output: output, body)
         }
         let decoded = try firstFrameDecode(output: output)

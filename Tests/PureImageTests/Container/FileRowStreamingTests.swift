@@ -4,12 +4,13 @@ import Glibc
 #endif
 @testable import PureImage
 
-/// `ImageSource.decodeRows(contentsOfFile:)`: a PNG or JPEG is read in pieces and its consumed
-/// input dropped where the decoder allows (`InputBuffer.discard(before:)`), every other file
-/// read whole — and either way the bands, truncation, warnings and errors (with their offsets)
-/// are those of `decodeRows` on the file's bytes. Small windows make the corpus's small files
-/// go through the piecewise path (with 64 bytes the first piece holds little more than IHDR or
-/// a JPEG's first segment, so the header comes from a walk that ran out of bytes).
+/// `ImageSource.decodeRows(contentsOfFile:)`: a PNG, JPEG or GIF is read in pieces and its
+/// consumed input dropped where the decoder allows (`InputBuffer.discard(before:)`), a TIFF read
+/// at offsets (`RandomAccessFile`), every other file read whole — and either way the bands,
+/// truncation, warnings and errors (with their offsets) are those of `decodeRows` on the file's
+/// bytes. Small windows make the corpus's small files go through the piecewise path (with 64
+/// bytes the first piece holds little more than IHDR or a JPEG's first segment, so the header
+/// comes from a walk that ran out of bytes).
 @Suite struct FileRowStreamingTests {
     struct Outcome: Equatable {
         var rows: [UInt8]
@@ -17,7 +18,7 @@ import Glibc
         /// With their offsets (absolute in the file, however much input was dropped).
         var warnings: [String]
         var failure: DecodeError.Kind?
-        /// Compared for JPEG only: a damaged PNG fed in pieces may meet a bad filter byte in
+        /// Compared for JPEG and TIFF only: a damaged PNG fed in pieces may meet a bad filter byte in
         /// an early row before zlib's check at the end of the stream, which a decode of the
         /// whole file meets first (the same kind of error, found elsewhere).
         var failureOffset: Int?
@@ -52,7 +53,7 @@ import Glibc
                 held = frame.largestInputHeld
                 return frame
             }
-            if FormatSniffer.sniff(bytes) != .format(.jpeg) {
+            if ![.format(.jpeg), .format(.tiff)].contains(FormatSniffer.sniff(bytes)) {
                 expected.failureOffset = nil
                 outcome.failureOffset = nil
             }
@@ -65,23 +66,38 @@ import Glibc
         return (compared, streamed)
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 1024])
-    func corpusPNGsFromTheFileAreTheInMemoryRows(window: Int) {
-        let paths = Corpus.manifest().filter { ["png", "apng"].contains($0.format) }.map(\.absolutePath)
-        let (compared, streamed) = Self.compare(paths, window: window)
-        report("decodeRows(contentsOfFile:) window \(window): \(compared) corpus PNGs, \(streamed) streamed and larger than one piece")
-        #expect(compared >= 500 && streamed >= (window < 1024 ? 350 : 120), "\(compared) compared, \(streamed) streamed and larger than one piece")
+    /// One corpus run: the formats, the size of the pieces, and how many files at least must
+    /// be compared and held less than whole at once (what the run reported, rounded down).
+    struct CorpusRun: Sendable, CustomTestStringConvertible {
+        var formats: [String]
+        var window: Int
+        var compared: Int
+        var heldLess: Int
+        var testDescription: String { "\(formats.joined(separator: "+")) in pieces of \(window)" }
     }
 
-    /// Every JPEG of the corpus (baseline, progressive, arithmetic, lossless, 12-bit, damaged,
-    /// fuzzed): small windows drop input inside nearly every file's scans, many times, so the
-    /// scans' positions are moved down again and again.
-    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 4096])
-    func corpusJPEGsFromTheFileAreTheInMemoryRows(window: Int) {
-        let paths = Corpus.manifest().filter { $0.format == "jpeg" }.map(\.absolutePath)
-        let (compared, streamed) = Self.compare(paths, window: window)
-        report("decodeRows(contentsOfFile:) window \(window): \(compared) corpus JPEGs, \(streamed) streamed and larger than one piece")
-        #expect(compared >= 450 && streamed >= (window < 1024 ? 250 : 45), "\(compared) compared, \(streamed) streamed and larger than one piece")
+    /// Every PNG/APNG, JPEG, GIF and TIFF of the corpus, damaged and fuzzed ones included. PNG
+    /// and GIF read their blocks in order and drop input all along; a JPEG's scans are moved
+    /// down each time input is dropped inside them (small windows: many times per file); a TIFF
+    /// is read at offsets — IFDs and tag values through blocks of the window's size, each strip
+    /// or tile when its band is decoded.
+    static let corpusRuns = [
+        CorpusRun(formats: ["png", "apng"], window: 64, compared: 500, heldLess: 350),
+        CorpusRun(formats: ["png", "apng"], window: 1024, compared: 500, heldLess: 120),
+        CorpusRun(formats: ["jpeg"], window: 64, compared: 450, heldLess: 250),
+        CorpusRun(formats: ["jpeg"], window: 4096, compared: 450, heldLess: 45),
+        CorpusRun(formats: ["gif"], window: 64, compared: 180, heldLess: 100),
+        CorpusRun(formats: ["gif"], window: 1024, compared: 180, heldLess: 20),
+        CorpusRun(formats: ["tiff"], window: 64, compared: 400, heldLess: 140),
+        CorpusRun(formats: ["tiff"], window: 4096, compared: 400, heldLess: 75),
+    ]
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: corpusRuns)
+    func corpusFilesFromTheFileAreTheInMemoryRows(run: CorpusRun) {
+        let paths = Corpus.manifest().filter { run.formats.contains($0.format) }.map(\.absolutePath)
+        let (compared, heldLess) = Self.compare(paths, window: run.window)
+        report("decodeRows(contentsOfFile:) \(run.testDescription): \(compared) corpus files, \(heldLess) held less than the file")
+        #expect(compared >= run.compared && heldLess >= run.heldLess, "\(compared) compared, \(heldLess) held less than the file")
     }
 
     /// A baseline photo read through a 4 KiB window holds a few windows of it at once, not the
@@ -102,23 +118,13 @@ import Glibc
         #expect(kept.streamed && progressiveSize > 1_000_000 && progressiveHeld <= 3 * window, "\(progressiveHeld) of \(progressiveSize) bytes held")
     }
 
-    /// Every GIF of the corpus (animations, damaged and fuzzed files, pygif's conformance set):
-    /// its blocks are read in order and its image data copied out as it arrives, so input is
-    /// dropped all along.
-    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [64, 1024])
-    func corpusGIFsFromTheFileAreTheInMemoryRows(window: Int) {
-        let paths = Corpus.manifest().filter { $0.format == "gif" }.map(\.absolutePath)
-        let (compared, streamed) = Self.compare(paths, window: window)
-        report("decodeRows(contentsOfFile:) window \(window): \(compared) corpus GIFs, \(streamed) held less than the file")
-        #expect(compared >= 180 && streamed >= (window < 1024 ? 100 : 20), "\(compared) compared, \(streamed) held less than the file")
-    }
-
-    /// Any chunking: the small PNG, JPEG and GIF files of the corpus (≤ 8 KiB: most damaged and
-    /// fuzzed ones) read a byte, 13 bytes and 200 bytes at a time — input dropped after almost
-    /// every piece, a JPEG's scan moved down after almost every MCU — give the in-memory rows.
+    /// Any chunking: the small PNG, JPEG, GIF and TIFF files of the corpus (≤ 8 KiB: most
+    /// damaged and fuzzed ones) read a byte, 13 bytes and 200 bytes at a time — input dropped
+    /// after almost every piece, a JPEG's scan moved down after almost every MCU, a TIFF's
+    /// IFD entries straddling blocks — give the in-memory rows.
     @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3), arguments: [1, 13, 200])
     func smallCorpusFilesInTinyPiecesAreTheInMemoryRows(window: Int) {
-        let paths = Corpus.manifest().filter { ["png", "jpeg", "gif"].contains($0.format) }.map(\.absolutePath)
+        let paths = Corpus.manifest().filter { ["png", "jpeg", "gif", "tiff"].contains($0.format) }.map(\.absolutePath)
             .filter { ((try? ImageFiles.read($0))?.count ?? Int.max) <= 8192 }
         let (compared, streamed) = Self.compare(paths, window: window)
         report("decodeRows(contentsOfFile:) window \(window): \(compared) small corpus files, \(streamed) held less than the file")
@@ -154,10 +160,10 @@ import Glibc
 
     @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 3))
     func generatedFilesFromTheFileAreTheInMemoryRows() {
-        // PNGs and JPEGs read in pieces; the other formats take the whole-file path.
+        // PNGs, JPEGs and GIFs read in pieces, TIFFs at offsets; WebP takes the whole-file path.
         let paths = GIFTest.files(under: GeneratedCorpus.root).filter { !$0.hasSuffix(".tsv") && !$0.contains("jpeg-sampling") }
         let (compared, streamed) = Self.compare(paths, window: 512)
-        #expect(compared >= 1000 && streamed >= 100, "\(compared) compared, \(streamed) streamed and larger than one piece")
+        #expect(compared >= 1000 && streamed >= 100, "\(compared) compared, \(streamed) held less than the file")
     }
 
     /// A PNG larger than the window, cut short at several places: the rows the file holds,
@@ -181,18 +187,60 @@ import Glibc
         defer { for path in paths { unlink(path) } }
         for cut in [png.count, png.count - 12, png.count / 2, 900, 60, 40] {
             let path = "/tmp/pureimage-file-rows-\(getpid())-cut-\(cut).png"
-            guard let file = fopen(path, "wb") else { Issue.record("cannot write \(path)"); return }
-            _ = png.prefix(cut).withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-            fclose(file)
+            guard Self.write(png.prefix(cut), to: path) else { Issue.record("cannot write \(path)"); return }
             paths.append(path)
         }
         let (compared, streamed) = Self.compare(paths, window: 256)
-        #expect(compared == 6 && streamed >= 3, "\(compared) compared, \(streamed) streamed and larger than one piece")
+        #expect(compared == 6 && streamed >= 3, "\(compared) compared, \(streamed) held less than the file")
         // The whole file went through a window: never more than a piece beside the consumed
         // bytes let gather before a discard, and the chunk the decoder waits on (1 000 bytes).
         let frame = try? ImageSource.decodeRows(contentsOfFile: paths[0], options: DecodeOptions(), output: .native, window: 256) { _ in }
         let held = frame?.largestInputHeld ?? Int.max
         #expect(png.count > 20_000 && held <= 2 * 256 + 1_100, "\(held) of \(png.count) bytes held at once")
+    }
+
+    static func write(_ bytes: ArraySlice<UInt8>, to path: String) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        return fclose(file) == 0 && written == bytes.count
+    }
+
+    /// A TIFF of 256 strips whose IFD and strip tables come after its pixels (as libtiff writes
+    /// them): read at offsets through 4 KiB blocks, it holds a few blocks and a strip, never the
+    /// file. Cut short inside its tables, inside its IFD and before it, it gives the in-memory
+    /// outcome (the IFD's errors with their offsets).
+    @Test func aTIFFIsReadAtOffsetsNotWhole() throws {
+        let width = 512, height = 512, rowsPerStrip = 2
+        var state: UInt32 = 777
+        let pixels = (0 ..< width * height).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+        var builder = TIFFBuilder(.little)
+        builder.short(256, UInt16(width))
+        builder.short(257, UInt16(height))
+        builder.short(258, 8)
+        builder.short(259, 1)
+        builder.short(262, 1)
+        builder.short(277, 1)
+        builder.short(278, UInt16(rowsPerStrip))
+        builder.appendStrips((0 ..< height / rowsPerStrip).map { Array(pixels[$0 * rowsPerStrip * width ..< ($0 + 1) * rowsPerStrip * width]) })
+        builder.entries.sort { $0.tag < $1.tag }
+        let tiff = builder.build()
+        var paths: [String] = []
+        defer { for path in paths { unlink(path) } }
+        for cut in [tiff.count, tiff.count - 700, width * height + 40, width * height / 2] {
+            let path = "/tmp/pureimage-file-rows-\(getpid())-cut-\(cut).tif"
+            guard Self.write(tiff.prefix(cut), to: path) else { Issue.record("cannot write \(path)"); return }
+            paths.append(path)
+        }
+        let (compared, _) = Self.compare(paths, window: 4096)
+        #expect(compared == 4)
+        var rows: [UInt8] = []
+        let frame = try ImageSource.decodeRows(contentsOfFile: paths[0], options: DecodeOptions(), output: .native, window: 4096) { rows += $0.rows.bytes }
+        let held = frame.largestInputHeld ?? Int.max
+        #expect(rows == pixels && frame.streamed && frame.truncation == nil)
+        #expect(tiff.count > 260_000 && held <= 4 * 4096 + width * rowsPerStrip, "\(held) of \(tiff.count) bytes held at once")
     }
 
     @Test func aDirectoryIsATypedIOError() {
