@@ -144,10 +144,12 @@ public final class ImageSource: Sendable {
 
     /// `describe()` of the file at `path`, reading no more of it than the container walk needs
     /// when the walk ends before the file does: a JPEG's headers end at its first SOS, so a
-    /// 30 MB photo is described from its first kilobytes (64 KiB read first, then 4× more each
-    /// time the walk runs out, up to 16 MiB, then the whole file). Every other format's walk
-    /// reaches the end of its container (PNG's IEND, GIF's trailer, TIFF's IFD chain anywhere in
-    /// the file), so its file is read whole. The result is what `describe()` on the whole file gives.
+    /// 30 MB photo is described from its first kilobytes (64 KiB read first, then as much again
+    /// each time the walk runs out, up to 16 MiB, then the whole file: `openInPieces`). A TIFF's IFD chain, anywhere
+    /// in the file, is walked reading the file at offsets (`RandomAccessFile`: the IFDs and tag
+    /// values, never the strips). Every other format's walk reaches the end of its container
+    /// (PNG's IEND, GIF's trailer), so its file is read whole. The result is what `describe()`
+    /// on the whole file gives.
     public static func describe(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> SourceDescription {
         try describe(contentsOfFile: path, options: options, firstRead: 1 << 16).description
     }
@@ -156,40 +158,49 @@ public final class ImageSource: Sendable {
     static let largestDescribedPrefix = 1 << 24
 
     /// `firstRead`: the first prefix tried (tests use small ones to exercise the growth);
-    /// `bytesRead`: the size of the prefix described (the file's size when read whole).
+    /// `bytesRead`: the size of the prefix described (the file's size when read whole; for a
+    /// TIFF read at offsets, the most bytes held at once).
     static func describe(contentsOfFile path: String, options: DecodeOptions,
                          firstRead: Int) throws(DecodeError) -> (description: SourceDescription, bytesRead: Int) {
-        var prefix = max(1, firstRead)
-        while prefix <= largestDescribedPrefix {
-            let (bytes, isWholeFile) = try FileReader.read(path, prefix: prefix)
-            if isWholeFile { return (try ImageSource(bytes: bytes, options: options).describe(), bytes.count) }
-            guard FormatSniffer.sniff(bytes) == .format(.jpeg) else { break }
-            // A walk that ends inside the prefix read none of what follows; one that runs out
-            // of bytes (or fails for want of them) is tried again on more.
-            if let source = try? ImageSource(bytes: bytes, options: options), source.headerWalkEndsInside,
-               let description = try? source.describe() {
-                return (description, bytes.count)
-            }
-            prefix *= 4
+        switch try openInPieces(path, options: options, window: firstRead, formats: [.jpeg, .tiff]) {
+        case .inPieces(let source, _):
+            // A JPEG whose walk ended inside the bytes read (or that is all of them).
+            return (try source.describe(), source.byteCount)
+        case .atOffsets(_, let file):
+            return (try walkContainer(format: .tiff, options: options, bytes: [], tiff: file), file.mostHeld)
+        case .whole(let source):
+            return (try source.describe(), source.byteCount)
         }
-        let whole = try ImageSource(contentsOfFile: path, options: options)
-        return (try whole.describe(), whole.byteCount)
     }
 
     /// The header path's decoder: the whole input at once, in properties-only mode.
     private func walkContainer() throws(DecodeError) -> SourceDescription {
+        try Self.walkContainer(format: format, options: options, bytes: bytes)
+    }
+
+    /// `tiff`: a TIFF file read at offsets (`TIFFDecoder.file`) in place of `bytes`; a read of
+    /// it that failed is thrown in place of what the walk made of it.
+    static func walkContainer(format: ImageFormat, options: DecodeOptions, bytes: [UInt8],
+                              tiff: RandomAccessFile? = nil) throws(DecodeError) -> SourceDescription {
         var walkOptions = options
         walkOptions.propertiesOnly = true
-        let walk = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: walkOptions),
-                                 input: InputBuffer(bytes, isClosed: true))
-        if try walk.pump() == .needMoreInput {
-            throw DecodeError(.truncated, format: format, offset: walk.input.readIndex, ContainerError.tooShortToIdentify(count: walk.input.writeIndex))
+        let end = tiff?.size ?? bytes.count
+        do throws(DecodeError) {
+            let decoder = try DecodeSession.makeDecoder(for: format, options: walkOptions)
+            (decoder as? TIFFDecoder)?.file = tiff
+            let walk = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+            if try walk.pump() == .needMoreInput {
+                throw DecodeError(.truncated, format: format, offset: walk.input.readIndex, ContainerError.tooShortToIdentify(count: walk.input.writeIndex))
+            }
+            if let failure = tiff?.failure { throw failure }
+            guard let properties = walk.decoder.properties else {
+                throw walk.decoder.truncation ?? DecodeError(.truncated, format: format, offset: end, ContainerError.tooShortToIdentify(count: end))
+            }
+            return SourceDescription(properties: properties, warnings: walk.decoder.warnings, truncation: walk.decoder.truncation,
+                                     refusal: walk.decoder.headerRefusal, pages: (walk.decoder as? TIFFDecoder)?.pageProperties ?? [])
+        } catch {
+            throw tiff?.failure ?? error
         }
-        guard let properties = walk.decoder.properties else {
-            throw walk.decoder.truncation ?? DecodeError(.truncated, format: format, offset: bytes.count, ContainerError.tooShortToIdentify(count: bytes.count))
-        }
-        return SourceDescription(properties: properties, warnings: walk.decoder.warnings, truncation: walk.decoder.truncation,
-                                 refusal: walk.decoder.headerRefusal, pages: (walk.decoder as? TIFFDecoder)?.pageProperties ?? [])
     }
 
     /// The properties of image `index` (`CGImageSourceCopyPropertiesAtIndex`), from the headers
