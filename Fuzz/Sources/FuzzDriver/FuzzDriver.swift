@@ -8,15 +8,18 @@
 ///    (`pureimage inspect`: the decoder run again with its structure log and every
 ///    description it builds);
 /// 2. a thumbnail (from the image and from an EXIF thumbnail) and a scaled-down decode (the
-///    streaming downscaler);
+///    streaming downscaler); then frame 0's rows from the input written to a file and read in
+///    small pieces (`decodeRows(contentsOfFile:)`: PNG, JPEG and GIF read in order with their
+///    consumed input dropped, TIFF at offsets), compared with `decodeRows` on the bytes;
 /// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
 ///    (chosen by the input, the random split points seeded by it) with partial images between
 ///    updates.
 ///
 /// Errors are expected (the input is hostile); crashes, traps, leaks, hangs and memory blow-ups
-/// are what the fuzzer looks for. One property is checked too, because it is a contract: when
-/// the final data is in, the incremental source gives exactly the one-shot pixels (or fails the
-/// same way), whatever the chunking. A difference traps, so libFuzzer keeps the input.
+/// are what the fuzzer looks for. Two properties are checked too, because they are contracts:
+/// when the final data is in, the incremental source gives exactly the one-shot pixels (or fails
+/// the same way), whatever the chunking; and a file read in pieces gives the rows (or the kind of
+/// error) of its bytes in memory. A difference traps, so libFuzzer keeps the input.
 public enum FuzzDriver {
     /// Frames decoded per input: enough for disposal and composition paths, bounded so an
     /// animation of many tiny frames does not dominate the run.
@@ -46,6 +49,7 @@ public enum FuzzDriver {
             _ = Inspector.inspect(bytes, limits: limits)
         case .scaled:
             decodeScaled(bytes, format: format)
+            decodeFromFile(bytes)
         case .incremental:
             let oneShot = decodeOneShot(bytes, format: format, allFrames: false)
             let chunking: Chunking = bytes.count % 2 == 0 ? .fixed : .random
@@ -109,6 +113,49 @@ public enum FuzzDriver {
         _ = try? source.thumbnail(maxPixelSize: 48, applyOrientation: true)
         _ = try? source.thumbnail(maxPixelSize: 48, from: .embeddedIfPresent)   // the EXIF IFD1 JPEG, when there is one
         _ = try? source.decodedAndScaledDown(limitBytes: 1 << 14)
+    }
+
+    /// Frame 0's rows (and truncation), or the kind of error that ended the decode.
+    enum Rows: Equatable {
+        case rows([UInt8], truncated: Bool)
+        case failed(DecodeError.Kind)
+
+        init(_ decode: ((RowBand) throws -> Void) throws -> StreamedFrame) {
+            var rows: [UInt8] = []
+            do {
+                let frame = try decode { rows += $0.rows.bytes }
+                self = .rows(rows, truncated: frame.truncation != nil)
+            } catch {
+                self = .failed((error as? DecodeError)?.kind ?? .io)
+            }
+        }
+    }
+
+    /// The input as a file, decoded with `decodeRows(contentsOfFile:)` in pieces of 64–255 bytes
+    /// (chosen by the input's length), must give `decodeRows` on the bytes.
+    static func decodeFromFile(_ bytes: [UInt8]) {
+        let path = "/dev/shm/pureimage-fuzz-\(getpid())"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { return }
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        defer { unlink(path) }
+        guard written == bytes.count else { return }
+        let window = 64 + bytes.count % 192
+        let inMemory = Rows { body in try ImageSource(bytes: bytes, options: options).decodeRows(output: .canonicalRGBA, body) }
+        let fromFile = Rows { body in
+            try ImageSource.decodeRows(contentsOfFile: path, options: options, output: .canonicalRGBA, window: window, body)
+        }
+        if inMemory != fromFile {
+            trap("decodeRows(contentsOfFile:) in pieces of \(window) differs from decodeRows on \(bytes.count) bytes: \(summary(fromFile)) vs \(summary(inMemory))")
+        }
+    }
+
+    static func summary(_ rows: Rows) -> String {
+        switch rows {
+        case .rows(let bytes, let truncated): return "\(bytes.count) bytes of rows\(truncated ? ", truncated" : "")"
+        case .failed(let kind): return "failed (\(kind.rawValue))"
+        }
     }
 
     enum Chunking {

@@ -74,9 +74,10 @@ extension ImageSource {
     }
 
     /// `window`: the size of the pieces read, and of the consumed input let gather before it
-    /// is dropped (tests use small ones so that small files stream too).
-    static func decodeRows(contentsOfFile path: String, options: DecodeOptions, output: ImageDecodingOptions.Output,
-                           window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+    /// is dropped; a TIFF's block size, up to 64 KiB (tests and the fuzzer use small ones so
+    /// that small files stream too).
+    @_spi(Reference) public static func decodeRows(contentsOfFile path: String, options: DecodeOptions, output: ImageDecodingOptions.Output,
+                                                   window: Int, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         switch try openInPieces(path, options: options, window: window, formats: [.png, .jpeg, .gif, .tiff]) {
         case .inPieces(let source, let rest):
             return try source.streamFirstFrame(output: output, reading: rest) { band in
