@@ -239,9 +239,10 @@ extension ImageSource {
 
     /// The non-streaming path of `decodeRows`: the frame decoded whole, handed out in bands.
     /// `path`: this source holds only the start of the file, and its header came from that
-    /// start (or from the file read at offsets); the whole file is read and `streamFirstFrame` runs on it from the beginning (the
-    /// whole file's header may decide differently: an acTL the start did not reach, or one
-    /// that turns out invalid and leaves a still image that streams after all).
+    /// start (or from the file read at offsets); the whole file is read and `streamFirstFrame`
+    /// runs on it from the beginning (the whole file's header may decide differently: an acTL
+    /// the start did not reach, or one that turns out invalid and leaves a still image that
+    /// streams after all).
     private func handOutWhole(output: ImageDecodingOptions.Output, path: String? = nil,
                               _ body: (StreamedBand) throws -> Void) throws -> StreamedFrame {
         if let path {
