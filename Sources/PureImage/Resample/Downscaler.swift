@@ -59,7 +59,8 @@ public enum Downscaler {
     static func resample(_ bytes: [UInt8], format: ImageFormat, options: DecodeOptions,
                          sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
                          allowJPEGScaling: Bool = true, layout: ResampledLayout = .rgbaPremultiplied,
-                         output: StreamingResampler.Output = .whole, reading input: FileRest? = nil) throws(DecodeError) -> Resampled {
+                         output: StreamingResampler.Output = .whole, reading input: FileRest? = nil,
+                         atOffsets tiff: RandomAccessFile? = nil) throws(DecodeError) -> Resampled {
         // The first frame only: an APNG is read as its still default image.
         var frameOptions = options
         frameOptions.firstFrameOnly = true
@@ -86,7 +87,9 @@ public enum Downscaler {
                               geometry: geometry, layout: layout, output: output, reading: input)
         }
         let geometry = ResamplerGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, extent: nil)
-        return try stream(bytes, format: format, decoder: try DecodeSession.makeDecoder(for: format, options: frameOptions),
+        let decoder = try DecodeSession.makeDecoder(for: format, options: frameOptions)
+        (decoder as? TIFFDecoder)?.file = tiff
+        return try stream(tiff == nil ? bytes : [], format: format, decoder: decoder,
                           geometry: geometry, layout: layout, output: output, reading: input)
     }
 
@@ -259,8 +262,9 @@ extension ImageSource {
 
     /// `decodeScaledDownRows(limitBytes:output:jpegDCTScaling:_:)` of the file at `path`, holding
     /// a window of a JPEG file rather than all of it, as `decodeRows(contentsOfFile:)` does: a
-    /// 100 MB baseline photo is scaled down with a few megabytes of it in memory. Other formats
-    /// are read whole first (a PNG's or GIF's header walk over the start of the file may not
+    /// 100 MB baseline photo is scaled down with a few megabytes of it in memory. A TIFF is
+    /// read at offsets (`RandomAccessFile`: the IFD chain, then each strip or tile as its band
+    /// is decoded). Other formats are read whole first (a PNG's or GIF's header walk over the start of the file may not
     /// see what the whole file's does — a PNG's late chunks, a later GIF frame's transparency —
     /// and the plan and the output's alpha come from it). The rows and the result are those of
     /// the call on the whole file; I/O errors are typed (`FileError`).
@@ -275,30 +279,36 @@ extension ImageSource {
     static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions, limitBytes: Int,
                                      output: ImageDecodingOptions.Output, jpegDCTScaling: Bool, window: Int,
                                      _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
-        switch try openInPieces(path, options: options, window: window, formats: [.jpeg]) {
+        switch try openInPieces(path, options: options, window: window, formats: [.jpeg, .tiff]) {
         case .inPieces(let source, let rest):
             // (A JPEG header walk that failed on every byte it may read fails the plan, as the
             // whole file's does.)
             return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, reading: rest, body)
+        case .atOffsets(let source, let file):
+            do {
+                return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling,
+                                                       reading: nil, atOffsets: file, body)
+            } catch {
+                throw file.failure ?? error
+            }
         case .whole(let source):
             return try source.decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, body)
-        case .atOffsets:
-            // (Not asked for: TIFF is not among the formats above.)
-            return try ImageSource(contentsOfFile: path, options: options)
-                .decodeScaledDownRows(limitBytes: limitBytes, output: output, jpegDCTScaling: jpegDCTScaling, body)
         }
     }
 
-    /// `input`: the rest of the file, when this source holds only its start.
+    /// `input`: the rest of the file, when this source holds only its start; `tiff`: the TIFF
+    /// file whose first piece this source holds, read at offsets (its header the whole IFD
+    /// chain's walk, as `properties()` of the file's bytes).
     func decodeScaledDownRows(limitBytes: Int, output: ImageDecodingOptions.Output, jpegDCTScaling: Bool,
-                              reading input: FileRest?, _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
-        let plan = try downscalePlan(limitBytes: limitBytes)
+                              reading input: FileRest?, atOffsets tiff: RandomAccessFile? = nil,
+                              _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+        let header = try tiff.map { try Self.walkContainer(format: .tiff, options: options, bytes: [], tiff: $0).properties } ?? headerProperties()
+        let plan = DownscalePlan(sourceWidth: header.width, sourceHeight: header.height, limitBytes: limitBytes)
         guard plan.scalesDown else {
-            return try streamFirstFrame(output: output, reading: input) { band in
+            return try streamFirstFrame(output: output, reading: input, atOffsets: tiff) { band in
                 try body(RowBand(firstRow: band.firstRow, frameHeight: band.frameHeight, rows: try band.converted()))
             }
         }
-        let header = try headerProperties()
         let target = scaledTarget(output, hasAlpha: header.hasAlpha)
         let width = plan.destinationWidth, height = plan.destinationHeight
         var failure: (any Error)?
@@ -323,7 +333,7 @@ extension ImageSource {
                 let resampled = try Downscaler.resample(bytes, format: format, options: options,
                                                         sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
                                                         width: width, height: height, allowJPEGScaling: jpegDCTScaling,
-                                                        layout: layout, output: bands, reading: input)
+                                                        layout: layout, output: bands, reading: input, atOffsets: tiff)
                 return (resampled.truncation, resampled.warnings)
             }
         } catch {
