@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func randomBlocksMatchTheScalarKernel() {
+    @Test(TestTime.limit(minutes: 2)) func randomBlocksMatchTheScalarKernel() {
         let harness = Harness()
         var generator = SplitMix64(seed: 0x1DC7)
         var mismatches = 0
