@@ -170,6 +170,35 @@ import Testing
     }
 
     /// The log keeps `limit` entries and one note for the rest; how the walk ended is always kept.
+    /// An APNG whose frames hold more than `checkedPixelBudget` pixels (40 frames of 2048² gray:
+    /// 168 M) is walked, not decoded: every fcTL and fdAT is listed at its offset, and a note
+    /// says the frames' data was not decoded (a decode would inflate all 168 M pixels).
+    @Test func anAnimationOverThePixelBudgetIsWalkedNotDecoded() {
+        let side = 2048, frames = 40
+        var builder = PNGBuilder()
+        builder.header(width: side, height: side, depth: 8, colorType: 0)
+        builder.chunk("acTL", PNGBuilder.be32(UInt32(frames)) + PNGBuilder.be32(0))
+        let compressed = ZlibDeflater.deflate([UInt8](repeating: 0, count: side * (side + 1)))
+        func control(_ sequence: Int) -> [UInt8] {
+            PNGBuilder.be32(UInt32(sequence)) + PNGBuilder.be32(UInt32(side)) + PNGBuilder.be32(UInt32(side))
+                + PNGBuilder.be32(0) + PNGBuilder.be32(0) + [0, 1, 0, 10, 0, 0]
+        }
+        builder.chunk("fcTL", control(0))
+        builder.chunk("IDAT", compressed)
+        for frame in 1 ..< frames {
+            builder.chunk("fcTL", control(2 * frame - 1))
+            builder.chunk("fdAT", PNGBuilder.be32(UInt32(2 * frame)) + compressed)
+        }
+        builder.end()
+        let png = builder.bytes
+        #expect((try? ImageSource(bytes: png).properties())?.frames.count == frames)
+        let entries = Inspector.inspect(png)
+        #expect(entries.filter { $0.name == "fcTL" }.count == frames && entries.filter { $0.name == "fdAT" }.count == frames - 1)
+        #expect(entries.contains { $0.name == "note" && $0.detail.contains("not decoded") }, "\(entries.suffix(3))")
+        #expect(!entries.contains { $0.name == "end" && $0.detail.contains("decoded") })
+        #expect(Self.misplaced(entries, in: png, format: .png).isEmpty)
+    }
+
     @Test func theLogIsBounded() {
         let log = StructureLog(limit: 3)
         for offset in 0 ..< 10 { log.record(offset, "IFD \(offset)") }
