@@ -5,7 +5,10 @@
 # older than its generator, builds pureimage-bench optimised and runs it. See Docs/Performance.md.
 #
 #   bash scripts/bench.sh                      # default run (< 5 min on 2 cores), table on stdout
-#   bash scripts/bench.sh --quick              # smoke subset, < 1 min (what CI runs)
+#   bash scripts/bench.sh --quick              # smoke subset, < 1 min
+#   bash scripts/bench.sh --quick --shared-build   # the same from the build scripts/build.sh shares
+#                                              # (-enable-testing: what CI runs, to check the bench
+#                                              # works without a second release build; not for numbers)
 #   bash scripts/bench.sh --json out.json      # any pureimage-bench argument passes through
 #   bash scripts/bench.sh --stability [ARGS]   # two consecutive runs, then the largest ratio drifts:
 #                                              # vs the reference (exit status 1 beyond ±5 %) and,
@@ -26,10 +29,12 @@ generator=Conformance/generate_bench_corpus.py
 
 stability=0
 quick=0
+shared_build=0
 args=()
 for argument in "$@"; do
   case "$argument" in
     --stability) stability=1 ;;
+    --shared-build) shared_build=1 ;;
     --quick) quick=1; args+=("$argument") ;;
     *) args+=("$argument") ;;
   esac
@@ -58,8 +63,13 @@ if [ -z "${PUREIMAGE_EXTRA_CORPUS+set}" ] && [ -d ../shared/corpus/photos ]; the
 fi
 export PUREIMAGE_SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1)"
 
-swift build -c release --product pureimage-bench --scratch-path "$build_path"
-bench="$build_path/release/pureimage-bench"
+if [ "$shared_build" -eq 1 ]; then
+  bash scripts/build.sh --product pureimage-bench
+  bench=.build/release/pureimage-bench
+else
+  swift build -c release --product pureimage-bench --scratch-path "$build_path"
+  bench="$build_path/release/pureimage-bench"
+fi
 
 if [ "$stability" -eq 0 ]; then
   exec "$bench" "${args[@]}"

@@ -18,7 +18,7 @@ sanitizer="${1:?usage: sanitize.sh address|undefined|thread [swift test argument
 shift
 case "$sanitizer" in address|undefined|thread) ;; *) echo "sanitize.sh: unknown sanitizer $sanitizer" >&2; exit 2 ;; esac
 bash scripts/install-deps.sh
-python3 Conformance/generate_corpus.py Conformance/generated | tail -1
+bash scripts/generate-corpus.sh
 
 scratch=".build-$sanitizer"
 if [ "$sanitizer" = undefined ]; then
