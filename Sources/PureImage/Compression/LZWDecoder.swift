@@ -48,6 +48,9 @@ struct LZWDecoder {
         /// A code above the next free dictionary slot (or a non-literal first code after a
         /// clear); decoding cannot go on. Bytes already produced stay valid.
         case invalidCode(Int)
+        /// `decode(_:into:pausingAt:)` only: the output reached the pause position; decoding
+        /// goes on after the window is slid (`slide`), from the input not yet consumed.
+        case paused
     }
 
     static let maxCodeWidth = 12
@@ -86,22 +89,36 @@ struct LZWDecoder {
     /// Input bytes are always consumed whole (bits left over stay in the accumulator).
     @discardableResult
     mutating func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) -> Stop {
-        if let stopped { return stopped }
-        let stop: Stop
+        decode(input, into: output, pausingAt: output.count).stop
+    }
+
+    /// `decode(_:into:)` that also stops, as `.paused`, once `written` reaches `pausingAt`
+    /// (≤ `output.count`) — the streaming decode of a window of the output (`slide`). A pause
+    /// leaves input unconsumed: `consumed` is how many bytes of `input` were taken (into the
+    /// output or the bit accumulator); the next call passes the rest. Every other stop
+    /// consumes `input` whole, as `decode(_:into:)` does.
+    mutating func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>,
+                         pausingAt: Int) -> (stop: Stop, consumed: Int) {
+        if let stopped { return (stopped, input.count) }
+        let result: (stop: Stop, consumed: Int)
         switch variant {
         case .gif:
             var reader = LSBFirstCodeReader(accumulator: bitBuffer, count: bitCount)
-            stop = run(&reader, earlyChange: 0, input, into: output)
+            result = run(&reader, earlyChange: 0, input, into: output, pauseAt: min(pausingAt, output.count))
             bitBuffer = reader.accumulator
             bitCount = reader.count
         case .tiff:
             var reader = MSBFirstCodeReader(accumulator: bitBuffer, count: bitCount)
-            stop = run(&reader, earlyChange: 1, input, into: output)
+            result = run(&reader, earlyChange: 1, input, into: output, pauseAt: min(pausingAt, output.count))
             bitBuffer = reader.accumulator
             bitCount = reader.count
         }
-        if stop != .needMoreInput { stopped = stop }
-        return stop
+        switch result.stop {
+        case .needMoreInput, .paused: return result
+        case .outputFull, .endCode, .invalidCode:
+            stopped = result.stop
+            return (result.stop, input.count)
+        }
     }
 }
 
@@ -146,6 +163,26 @@ struct LZWDictionary {
     /// Runs `body` with the table as an unsafe buffer of `LZWDecoder.tableSize` entries.
     mutating func withTable<R>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> R) -> R {
         entries.withUnsafeMutableBufferPointer { body($0) }
+    }
+
+    /// The strings of the codes defined since the last clear (`endCode + 1 ..< nextFree`), as
+    /// (code, start, length) — what `LZWDecoder.slide` must keep.
+    func definedStrings(endCode: Int) -> [(code: Int, start: Int, length: Int)] {
+        guard nextFree > endCode + 1 else { return [] }
+        return (endCode + 1 ..< min(nextFree, entries.count)).map { code in
+            (code, Int(entries[code] >> 16), Int(entries[code] & 0xFFFF))
+        }
+    }
+
+    /// Points `code` (a defined code) at a string that now starts at `start`.
+    mutating func move(_ code: Int, to start: Int) {
+        entries[code] = Self.entry(start: start, length: Int(entries[code] & 0xFFFF))
+    }
+
+    /// Entries from `nextFree` on are left over from before the last clear and are redefined
+    /// before any code reads them; `slide` empties them so that no entry points at dropped output.
+    mutating func forgetUndefined() {
+        for code in max(0, nextFree) ..< entries.count { entries[code] = 0 }
     }
 
     /// The dictionary's invariants, for tests (STYLE.md §19): the width and next free slot are in

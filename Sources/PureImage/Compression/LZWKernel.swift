@@ -149,17 +149,24 @@ extension LZWDecoder {
     /// decoded bytes. The arithmetic wraps (`&+`, `&<<`): positions and lengths stay within
     /// 0…capacity + 8, slots within 0…4096 and widths within 1…12, so no sum overflows and no
     /// shift reaches 64 — the overflow checks were a third of the loop's branches.
+    ///
+    /// `pauseAt` ≤ `capacity`: decoding stops once `position` reaches it — `.outputFull` when it
+    /// is the capacity, else `.paused` with the input not yet taken into the accumulator left
+    /// (`consumed` says how much was). The test is the loop's one end-of-output test.
     mutating func run<Codes: LZWCodeReader>(_ codes: inout Codes, earlyChange: Int,
                                             _ input: UnsafeRawBufferPointer,
-                                            into output: UnsafeMutableBufferPointer<UInt8>) -> Stop {
+                                            into output: UnsafeMutableBufferPointer<UInt8>,
+                                            pauseAt: Int) -> (stop: Stop, consumed: Int) {
         let capacity = output.count
-        if written >= capacity { return .outputFull }
-        guard let out = output.baseAddress else { return .outputFull }
+        if written >= capacity { return (.outputFull, 0) }
+        guard let out = output.baseAddress, pauseAt <= capacity else { return (.outputFull, 0) }
+        if written >= pauseAt { return (.paused, 0) }
         // The loop works on locals of the closure only (the state is copied in before and out
         // after): a captured variable is reached through a pointer that every byte store to
         // `out` might alias, so the compiler would keep it in memory, not in a register.
         var state = (written: written, width: dictionary.width, nextFree: dictionary.nextFree,
-                     previousStart: dictionary.previousStart, previousLength: dictionary.previousLength, codes: codes)
+                     previousStart: dictionary.previousStart, previousLength: dictionary.previousLength, codes: codes,
+                     consumed: 0)
         let clear = clearCode
         let resetWidth = minimumCodeSize + 1
         let stop: Stop = dictionary.withTable { table in
@@ -241,9 +248,9 @@ extension LZWDecoder {
                     }
                     previousStart = stringStart
                     previousLength = stringLength
-                    if position >= capacity { stop = .outputFull; break decoding }
+                    if position >= pauseAt { stop = position >= capacity ? .outputFull : .paused; break decoding }
                 }
-                state = (position, width, nextFree, previousStart, previousLength, codes)
+                state = (position, width, nextFree, previousStart, previousLength, codes, inputIndex)
                 return stop
             }
         }
@@ -253,6 +260,6 @@ extension LZWDecoder {
         dictionary.nextFree = state.nextFree
         dictionary.previousStart = state.previousStart
         dictionary.previousLength = state.previousLength
-        return stop
+        return (stop, state.consumed)
     }
 }

@@ -59,7 +59,7 @@ enum TIFFLZWDecoder {
         switch stop {
         case .outputFull: return (lzw.written, .full)
         case .endCode: return (lzw.written, .endCode)
-        case .needMoreInput: return (lzw.written, .endOfInput)
+        case .needMoreInput, .paused: return (lzw.written, .endOfInput)
         case .invalidCode(let code): return (lzw.written, .corrupt("code \(code) is not in the table"))
         }
     }

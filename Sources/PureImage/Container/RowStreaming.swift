@@ -37,7 +37,8 @@ extension ImageSource {
     /// meanwhile is what its format needs (Docs/ImageSource.md, "Rows as they are decoded"):
     /// baseline JPEG an MCU row, progressive JPEG its coefficients (rendered from them in MCU
     /// rows), non-interlaced PNG a row or two, interlaced PNG its stored passes, TIFF a strip
-    /// or a row of tiles, GIF the frame's indices, WebP its planes.
+    /// or a row of tiles, GIF a window of the frame's indices (all of them when interlaced),
+    /// WebP its planes.
     ///
     /// EXIF orientation is not applied (rows come as stored; `properties.orientation` says how
     /// to show them). An APNG (its frame 0 comes from the animation), the `libtiffRGBA` output
@@ -60,7 +61,7 @@ extension ImageSource {
     /// not read it again (`FormatDecoder.mayDiscardConsumedInput`: PNG and GIF always, a JPEG
     /// within its scans). So a non-interlaced PNG or a baseline JPEG of any size is decoded in
     /// a few megabytes (Docs/ImageSource.md, "From a file, in pieces"); a progressive JPEG
-    /// keeps its coefficients, a GIF its frame's LZW codes and indices. An APNG, or a file whose
+    /// keeps its coefficients, an interlaced GIF its frame's indices. An APNG, or a file whose
     /// header does not parse, is then read whole and decoded as in memory. A TIFF is read at
     /// offsets (`RandomAccessFile`): its IFD and tag values through a small block cache, each
     /// strip or tile when its band is decoded — a striped TIFF of any size in a few megabytes.

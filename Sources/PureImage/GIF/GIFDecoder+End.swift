@@ -17,7 +17,9 @@ extension GIFDecoder {
         if case .imageData = state, let last = frames.indices.last, input.readIndex < input.writeIndex {
             // A sub-block cut short: keep the bytes that did arrive.
             let start = input.readIndex + 1
-            if start < input.writeIndex && !options.propertiesOnly {
+            if start < input.writeIndex && firstFrameStream != nil {
+                try streamCodes(input.slice(start ..< input.writeIndex))
+            } else if start < input.writeIndex && !options.propertiesOnly {
                 codeStreams.append(contentsOf: input.slice(start ..< input.writeIndex))
                 frames[last].codes = frames[last].codes.lowerBound ..< codeStreams.count
             }

@@ -144,6 +144,7 @@ extension GIFDecoder {
                 }
                 input.readIndex += 1
                 startFrame(descriptor, table: table, minimumCodeSize: size, dataOffset: offset)
+                try startFirstFrameStream()
                 state = .imageData
 
             case .imageData:
@@ -161,7 +162,12 @@ extension GIFDecoder {
                     guard position + 1 + size <= end else { break }
                     imageSubBlocks += 1
                     // Properties only: the codes are passed over, never stored or decoded.
-                    if !options.propertiesOnly { codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size]) }
+                    // Streaming: frame 0's codes are decoded as they come, not stored.
+                    if firstFrameStream != nil {
+                        try streamCodes(all[position + 1 ..< position + 1 + size])
+                    } else if !options.propertiesOnly {
+                        codeStreams.append(contentsOf: all[position + 1 ..< position + 1 + size])
+                    }
                     position += 1 + size
                 }
                 input.readIndex = position + origin

@@ -226,10 +226,42 @@ final class GIFDecoder: FormatDecoder {
         let progress = try runStateMachine(&input)
         if progress == .finished, let sink = rowSink {
             rowSink = nil
-            try reserveIndices(upTo: 0)
-            emitFirstFrame(sink)
+            if var stream = firstFrameStream, let frame = frames.first {
+                firstFrameStream = nil
+                // Reported as `decode(_:)` reports it: for a frame whose data ended properly.
+                if let problem = stream.finish(isComplete: frame.isComplete, number: 0, sink), frame.isComplete {
+                    reportedProblems.insert(0)
+                    warn(at: frame.dataOffset, problem.description)
+                }
+            } else {
+                try reserveIndices(upTo: 0)
+                emitFirstFrame(sink)
+            }
         }
         return progress
+    }
+
+    /// Streaming mode: frame 0 is decoded while its data arrives (`GIFFirstFrameStream`), from
+    /// its first data byte; nil otherwise (and for a canvas with no columns, which shows nothing).
+    var firstFrameStream: GIFFirstFrameStream?
+    /// The stream's window and band size (`GIFFirstFrameStream.init`); tests make them small.
+    var firstFrameStreamSizes = (windowBytes: GIFFirstFrameStream.windowBytes, bandPixels: 1 << 16)
+
+    /// Frame 0 has begun in streaming mode: its stream starts.
+    func startFirstFrameStream() throws(DecodeError) {
+        guard rowSink != nil, frames.count == 1, !options.propertiesOnly, let screen, screen.width > 0, let frame = frames.first else { return }
+        firstFrameStream = try GIFFirstFrameStream(frame: frame, canvasWidth: screen.width, canvasHeight: screen.height,
+                                                   table: renderTable(frame), budget: budget,
+                                                   windowBytes: firstFrameStreamSizes.windowBytes,
+                                                   bandPixels: firstFrameStreamSizes.bandPixels)
+    }
+
+    /// Bytes of frame 0's code stream, in streaming mode: decoded now, not stored.
+    func streamCodes(_ codes: ArraySlice<UInt8>) throws(DecodeError) {
+        guard var stream = firstFrameStream, let sink = rowSink else { return }
+        firstFrameStream = nil   // moved out while it runs: its window is not copied
+        defer { firstFrameStream = stream }
+        try stream.feed(codes, budget: budget, sink)
     }
 
     func emitFirstFrame(_ sink: (Bitmap) -> Void) {

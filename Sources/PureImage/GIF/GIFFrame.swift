@@ -139,7 +139,7 @@ enum GIFFrameKernel {
         switch stop {
         case .outputFull: return (decoded, nil)
         case .endCode: return (decoded, .earlyEndCode(frame: number, pixelsMissing: total - decoded))
-        case .needMoreInput: return (decoded, frame.isComplete ? .dataEndedEarly(frame: number, pixelsMissing: total - decoded) : nil)
+        case .needMoreInput, .paused: return (decoded, frame.isComplete ? .dataEndedEarly(frame: number, pixelsMissing: total - decoded) : nil)
         case .invalidCode(let code): return (decoded, .invalidCode(code: code, frame: number))
         }
     }
@@ -147,33 +147,40 @@ enum GIFFrameKernel {
     /// Draws the first `decoded` stored-order pixels of `frame` onto a straight-RGBA8 canvas,
     /// clipped to it; transparent-index pixels leave the canvas as it was. `canvas` may hold
     /// only the canvas rows `bandTop ..< bandTop + bandRows` (streaming); by default all of them.
-    static func draw(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable,
+    /// `indices[i]` is stored pixel `i + indexBase` (a streaming decode holds a window of the
+    /// frame: `GIFFirstFrameStream`); a row whose pixels are not all in `indices` is not drawn.
+    static func draw(_ frame: GIFFrame, indices: [UInt8], indexBase: Int = 0, decoded: Int, table: GIFRenderTable,
                      canvas: inout [UInt8], canvasWidth: Int, canvasHeight: Int, bandTop: Int = 0, bandRows: Int? = nil) {
         let d = frame.descriptor
         guard d.width > 0, d.height > 0, decoded > 0 else { return }
         let x0 = min(d.left, canvasWidth), x1 = min(d.left + d.width, canvasWidth)
         guard x1 > x0 else { return }
         let transparent = table.transparent
-        let storedRows = (decoded + d.width - 1) / d.width
         let bandEnd = min(canvasHeight, bandTop + (bandRows ?? canvasHeight))
+        // Stored rows that can show in the band: every one when interlaced (rows are spread over
+        // the frame), else the rows `bandTop - top ..< bandEnd - top`.
+        var storedRows = 0 ..< (decoded + d.width - 1) / d.width
+        if !d.interlaced { storedRows = storedRows.clamped(to: max(0, bandTop - d.top) ..< max(0, bandEnd - d.top)) }
+        guard !storedRows.isEmpty else { return }
         table.words.withUnsafeBufferPointer { words in
             indices.withUnsafeBufferPointer { source in
                 canvas.withUnsafeMutableBytes { raw in
                     // Four bytes per pixel, written as one word: the canvas's bytes viewed as
                     // UInt32 for this loop only (array storage is word-aligned).
                     raw.withMemoryRebound(to: UInt32.self) { destination in
-                        for stored in 0..<storedRows {
+                        for stored in storedRows {
                             let y = d.top + displayRow(stored, height: d.height, interlaced: d.interlaced)
                             guard y >= bandTop, y < bandEnd else { continue }
                             // Pixels of this stored row that were decoded: all but possibly the last row.
                             let rowStart = stored * d.width
                             let available = min(d.width, decoded - rowStart)
                             let end = min(x1, d.left + available)
-                            guard end > x0 else { continue }
-                            // source index rowStart + (x − left) < decoded ≤ indices.count;
+                            guard end > x0, rowStart - indexBase >= 0, rowStart - indexBase + available <= source.count else { continue }
+                            // source index rowStart − indexBase + (x − left) < rowStart − indexBase +
+                            // available ≤ indices.count (checked above), and ≥ 0;
                             // destination (y − bandTop) × W + x < W × (bandEnd − bandTop), the rows
                             // `canvas` holds (x < x1 ≤ W, bandTop ≤ y < bandEnd).
-                            var s = rowStart + (x0 - d.left)
+                            var s = rowStart - indexBase + (x0 - d.left)
                             var p = (y - bandTop) * canvasWidth + x0
                             let pEnd = (y - bandTop) * canvasWidth + end
                             while p < pEnd {

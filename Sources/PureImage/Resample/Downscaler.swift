@@ -14,8 +14,9 @@
 ///   few of samples; progressive files keep their coefficient store (the state the format needs).
 /// - TIFF: one band at a time — a strip, or a row of tiles, across every plane
 ///   (`TIFFDecoder.rowSink`); the page bitmap is never allocated.
-/// - GIF: once the first frame's data is in, its indices (one byte per pixel) are composed on
-///   the blank canvas a band of rows at a time (`GIFDecoder.rowSink`).
+/// - GIF: the first frame is composed on the blank canvas a band of rows at a time as its rows
+///   are decoded (`GIFDecoder.rowSink`, `GIFFirstFrameStream`: a window of its indices, or all
+///   of them when it is interlaced).
 /// - WebP stills: rows as they are finished (`WebPDecoder.rowSink`): VP8L row bands after the
 ///   inverse transforms (the residuals of the whole image are kept, as back-references reach
 ///   anywhere), VP8 rows once the loop filter can no longer change them (the Y, U, V planes are
