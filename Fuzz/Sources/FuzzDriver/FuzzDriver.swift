@@ -10,7 +10,8 @@
 /// 2. a thumbnail (from the image and from an EXIF thumbnail) and a scaled-down decode (the
 ///    streaming downscaler); then frame 0's rows from the input written to a file and read in
 ///    small pieces (`decodeRows(contentsOfFile:)`: PNG, JPEG and GIF read in order with their
-///    consumed input dropped, TIFF at offsets), compared with `decodeRows` on the bytes;
+///    consumed input dropped, TIFF at offsets), compared with `decodeRows` on the bytes, and
+///    that with the one-shot frame 0 of a first-frame-only source;
 /// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
 ///    (chosen by the input, the random split points seeded by it) with partial images between
 ///    updates.
@@ -19,7 +20,8 @@
 /// are what the fuzzer looks for. Two properties are checked too, because they are contracts:
 /// when the final data is in, the incremental source gives exactly the one-shot pixels (or fails
 /// the same way), whatever the chunking; and a file read in pieces gives the rows (or the kind of
-/// error) of its bytes in memory. A difference traps, so libFuzzer keeps the input.
+/// error) of its bytes in memory, which are the one-shot frame's. A difference traps, so
+/// libFuzzer keeps the input.
 public enum FuzzDriver {
     /// Frames decoded per input: enough for disposal and composition paths, bounded so an
     /// animation of many tiny frames does not dominate the run.
@@ -120,6 +122,24 @@ public enum FuzzDriver {
         case rows([UInt8], truncated: Bool)
         case failed(DecodeError.Kind)
 
+        /// Frame 0 of a first-frame-only source, one-shot: what `decodeRows` must deliver.
+        init(oneShotOf bytes: [UInt8], options: DecodeOptions) {
+            var firstOnly = options
+            firstOnly.firstFrameOnly = true
+            do {
+                let decoded = try ImageSource(bytes: bytes, options: firstOnly).decode(at: 0, options: .init(output: .canonicalRGBA))
+                let bitmap = decoded.bitmap
+                let rowBytes = bitmap.width * 4
+                var rows: [UInt8] = []
+                for y in 0 ..< bitmap.height {
+                    rows += bitmap.bytes[y * bitmap.bytesPerRow ..< y * bitmap.bytesPerRow + rowBytes]
+                }
+                self = .rows(rows, truncated: decoded.truncation != nil)
+            } catch {
+                self = .failed(error.kind)
+            }
+        }
+
         init(_ decode: ((RowBand) throws -> Void) throws -> StreamedFrame) {
             var rows: [UInt8] = []
             do {
@@ -148,6 +168,10 @@ public enum FuzzDriver {
         }
         if inMemory != fromFile {
             trap("decodeRows(contentsOfFile:) in pieces of \(window) differs from decodeRows on \(bytes.count) bytes: \(summary(fromFile)) vs \(summary(inMemory))")
+        }
+        let oneShot = Rows(oneShotOf: bytes, options: options)
+        if inMemory != oneShot {
+            trap("decodeRows differs from the one-shot frame 0 on \(bytes.count) bytes: \(summary(inMemory)) vs \(summary(oneShot))")
         }
     }
 

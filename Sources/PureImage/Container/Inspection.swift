@@ -59,6 +59,21 @@ public enum Inspector {
     /// pixel bytes, 14 s of zlib on a 2 GHz machine.
     static let checkedPixelBudget = 1 << 27
 
+    /// Runs `decoder` over the whole of `bytes` with `log` attached: where it stopped reading, or
+    /// nil, with the error concluded in the log (at its offset, else the last entry's), when the
+    /// decode failed.
+    private static func pump(_ decoder: any FormatDecoder, over bytes: [UInt8], format: ImageFormat, into log: StructureLog) -> Int? {
+        decoder.structureLog = log
+        let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
+        do throws(DecodeError) {
+            try session.pump()
+            return session.input.readIndex
+        } catch {
+            log.conclude(error.offset ?? log.entries.last?.offset ?? 0, "error", error.description)
+            return nil
+        }
+    }
+
     /// Decodes every frame of `bytes` with a log attached; the log, then how the decode ended.
     static func decoderWalk(_ bytes: [UInt8], format: ImageFormat, limits: DecodeLimits) -> [InspectionEntry] {
         var options = DecodeOptions()
@@ -78,27 +93,13 @@ public enum Inspector {
             var walkOptions = options
             walkOptions.propertiesOnly = true
             if let walker = try? DecodeSession.makeDecoder(for: format, options: walkOptions) {
-                walker.structureLog = log
-                let walk = DecodeSession(format: format, decoder: walker, input: InputBuffer(bytes, isClosed: true))
-                do throws(DecodeError) {
-                    try walk.pump()
-                } catch {
-                    log.conclude(error.offset ?? log.entries.last?.offset ?? 0, "error", error.description)
-                    return log.entries
-                }
+                guard pump(walker, over: bytes, format: format, into: log) != nil else { return log.entries }
                 log.conclude(bytes.count, "note", "\(frames.count) frames of more than \(checkedPixelBudget >> 20) M pixels in all: "
                              + "the container is walked, the frames' data not decoded (problems inside it are not listed)")
                 return log.entries
             }
         }
-        decoder.structureLog = log
-        let session = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
-        do throws(DecodeError) {
-            try session.pump()
-        } catch {
-            log.conclude(error.offset ?? log.entries.last?.offset ?? 0, "error", error.description)
-            return log.entries
-        }
+        guard let end = pump(decoder, over: bytes, format: format, into: log) else { return log.entries }
         // Frames are asked for as a caller would: formats that decode a frame when it is
         // drawn (GIF's LZW data, animation frames) report its problems here. Drawing stops after
         // `drawnPixelBudget` canvas pixels, so a long animation costs bounded time.
@@ -119,7 +120,6 @@ public enum Inspector {
             log.conclude(truncation.offset ?? bytes.count, "truncated", truncation.description)
         }
         // A TIFF is read through offsets, not in order: bytes it did not reach are not "after" it.
-        let end = session.input.readIndex
         if format != .tiff && end < bytes.count {
             log.conclude(end, "trailing", "\(bytes.count - end) bytes after the image's end, not read")
         }

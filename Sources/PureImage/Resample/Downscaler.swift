@@ -265,10 +265,10 @@ extension ImageSource {
     /// a window of a JPEG file rather than all of it, as `decodeRows(contentsOfFile:)` does: a
     /// 100 MB baseline photo is scaled down with a few megabytes of it in memory. A TIFF is
     /// read at offsets (`RandomAccessFile`: the IFD chain, then each strip or tile as its band
-    /// is decoded). Other formats are read whole first (a PNG's or GIF's header walk over the start of the file may not
-    /// see what the whole file's does — a PNG's late chunks, a later GIF frame's transparency —
-    /// and the plan and the output's alpha come from it). The rows and the result are those of
-    /// the call on the whole file; I/O errors are typed (`FileError`).
+    /// is decoded). Other formats are read whole first (a PNG's or GIF's header walk over the
+    /// start of the file may not see what the whole file's does — a PNG's late chunks, a later
+    /// GIF frame's transparency — and the plan and the output's alpha come from it). The rows
+    /// and the result are those of the call on the whole file; I/O errors are typed (`FileError`).
     public static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(), limitBytes: Int,
                                             output: ImageDecodingOptions.Output = .display, jpegDCTScaling: Bool = true,
                                             _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
