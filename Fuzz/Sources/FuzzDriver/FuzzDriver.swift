@@ -162,6 +162,10 @@ public enum FuzzDriver {
         defer { unlink(path) }
         guard written == bytes.count else { return }
         let window = 64 + bytes.count % 192
+        // A GIF streams in the smallest LZW window it allows, so that it slides (the fuzzing
+        // limits keep frames under the default window's megabyte).
+        var options = Self.options
+        options.streamGIFInTheSmallestWindow()
         let inMemory = Rows { body in try ImageSource(bytes: bytes, options: options).decodeRows(output: .canonicalRGBA, body) }
         let fromFile = Rows { body in
             try ImageSource.decodeRows(contentsOfFile: path, options: options, output: .canonicalRGBA, window: window, body)

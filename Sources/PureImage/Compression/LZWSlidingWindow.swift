@@ -50,12 +50,12 @@ extension LZWDecoder {
         return (cut, pinned)
     }
 
-    /// The length `output` has after `slide(_:droppingBefore:room:)` with the same arguments
-    /// (to count it in a memory budget before it is allocated).
-    func slidOutputCount(_ outputCount: Int, droppingBefore requestedCut: Int, room: Int) -> Int {
+    /// The bytes `slide(_:droppingBefore:room:)` keeps — the dictionary's strings before the cut
+    /// and the output from it on — to size its room and count it in a memory budget before
+    /// anything is allocated.
+    func bytesKeptBySlide(droppingBefore requestedCut: Int) -> Int {
         let (cut, ranges) = pinnedRanges(droppingBefore: requestedCut)
-        let kept = ranges.reduce(0) { $0 + $1.count } + written - cut
-        return max(outputCount, kept + room)
+        return ranges.reduce(0) { $0 + $1.count } + written - cut
     }
 
     /// The cut `slide` makes, and the byte ranges before it that the dictionary's strings occupy,

@@ -60,6 +60,17 @@ public struct DecodeOptions: Hashable, Sendable {
         jpegCoefficientBands = JPEGBandRequest(bandBytes: 0, minimumRows: max(1, rows))
     }
 
+    /// Internal: the window and band a streamed GIF frame is decoded in (`GIFFirstFrameStream`);
+    /// nil for the defaults (a megabyte of indices, bands of 65 536 pixels).
+    var gifStreamSizes: GIFStreamSizes? = nil
+
+    /// Not public API (SPI `Reference`, for the fuzz harness and tests): a GIF streamed in rows
+    /// (`decodeRows`, the downscaler) is decoded in the smallest window and bands it allows,
+    /// so that small inputs slide their LZW window as large ones do.
+    @_spi(Reference) public mutating func streamGIFInTheSmallestWindow() {
+        gifStreamSizes = GIFStreamSizes(windowBytes: 1, bandPixels: 1)
+    }
+
     /// Internal: TIFF, decode this page alone (`ImageSource.decode(at:)`, as
     /// `CGImageSourceCreateImageAtIndex` reads one directory). The IFD chain is still walked to
     /// its end, so `frameCount` is exact; no other page is decoded, and the decode's properties,

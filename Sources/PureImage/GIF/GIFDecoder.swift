@@ -244,16 +244,14 @@ final class GIFDecoder: FormatDecoder {
     /// Streaming mode: frame 0 is decoded while its data arrives (`GIFFirstFrameStream`), from
     /// its first data byte; nil otherwise (and for a canvas with no columns, which shows nothing).
     var firstFrameStream: GIFFirstFrameStream?
-    /// The stream's window and band size (`GIFFirstFrameStream.init`); tests make them small.
-    var firstFrameStreamSizes = (windowBytes: GIFFirstFrameStream.windowBytes, bandPixels: 1 << 16)
 
     /// Frame 0 has begun in streaming mode: its stream starts.
     func startFirstFrameStream() throws(DecodeError) {
         guard rowSink != nil, frames.count == 1, !options.propertiesOnly, let screen, screen.width > 0, let frame = frames.first else { return }
+        let sizes = options.gifStreamSizes ?? GIFStreamSizes()
         firstFrameStream = try GIFFirstFrameStream(frame: frame, canvasWidth: screen.width, canvasHeight: screen.height,
                                                    table: renderTable(frame), budget: budget,
-                                                   windowBytes: firstFrameStreamSizes.windowBytes,
-                                                   bandPixels: firstFrameStreamSizes.bandPixels)
+                                                   windowBytes: sizes.windowBytes, bandPixels: sizes.bandPixels)
     }
 
     /// Bytes of frame 0's code stream, in streaming mode: decoded now, not stored.

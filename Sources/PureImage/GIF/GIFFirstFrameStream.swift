@@ -147,11 +147,24 @@ struct GIFFirstFrameStream {
         // rest of a frame that reaches below the canvas is decoded and dropped).
         let firstOwed = deliveredRows >= canvasHeight ? decoded : min(max(0, deliveredRows - d.top), d.height) * d.width
         let cut = liveStart + max(0, min(firstOwed, decoded) - liveStartPixel)
-        let room = Self.room(d, bandRows: bandRows)
-        let grown = lzw.slidOutputCount(window.count, droppingBefore: cut, room: room)
+        // At least as much room as is kept: a table kept full of long strings pins up to ~16 MB
+        // (4 093 strings of up to 4 095 bytes), and a slide copies what it keeps, so sliding
+        // only every `room` bytes would copy that again and again; with room ≥ kept the copying
+        // is at most the output once more.
+        let kept = lzw.bytesKeptBySlide(droppingBefore: cut)
+        let room = max(Self.room(d, bandRows: bandRows), kept)
+        let grown = max(window.count, kept + room)
         if grown > window.count { try budget.reserve(grown - window.count, format: .gif, offset: nil) }
         let (made, pinned) = lzw.slide(&window, droppingBefore: cut, room: room)
         liveStartPixel += made - liveStart
         liveStart = pinned
     }
+}
+
+/// The window and band a streamed GIF frame is decoded in (`DecodeOptions.gifStreamSizes`).
+struct GIFStreamSizes: Hashable, Sendable {
+    /// Indices held for a non-interlaced frame, at least (more when a band of its rows needs it).
+    var windowBytes = GIFFirstFrameStream.windowBytes
+    /// Canvas pixels a band holds (at least one row): about 256 KB of RGBA.
+    var bandPixels = 1 << 16
 }

@@ -1,4 +1,4 @@
-@testable import PureImage
+@_spi(Reference) @testable import PureImage
 import Testing
 
 /// Frame 0 decoded while its data arrives (`GIFFirstFrameStream`, the streaming decode) against
@@ -143,9 +143,10 @@ struct GIFStreamingTests {
     static func streamedAndOneShot(_ bytes: [UInt8], chunk: Int) -> (streamed: Outcome, oneShot: Outcome) {
         var options = DecodeOptions()
         options.firstFrameOnly = true
+        var smallest = options
+        smallest.streamGIFInTheSmallestWindow()
 
-        let streaming = GIFDecoder(options: options)
-        streaming.firstFrameStreamSizes = (windowBytes: 1, bandPixels: 1)
+        let streaming = GIFDecoder(options: smallest)
         var rows: [UInt8] = []
         var bands = 0
         streaming.rowSink = { band in
@@ -253,6 +254,66 @@ struct GIFStreamingTests {
                 }
             }
         }
+    }
+
+    /// The window's worst case: a table grown to 4 093 ever longer strings of one colour (the
+    /// KwKwK chain 6, 7, 8, …) and then kept full to the end, its longest string (4 091 pixels)
+    /// repeated — 27 KB of codes for 100 M pixels, every string pinned at every slide (8.4 MB of
+    /// them). The window must stay small and the slides cheap: the decode holds at most a few
+    /// times the pinned strings and streams the frame in about the time of its rows.
+    @Test(TestTime.limit(minutes: 2))
+    func aTableKeptFullOfLongStringsStreamsInBoundedMemory() throws {
+        var codes: [(code: Int, width: Int)] = [(4, 3), (0, 3)]
+        var width = 3, nextFree = 6
+        func emitted() {
+            if nextFree < LZWDecoder.tableSize {
+                nextFree += 1
+                if nextFree > 1 << width && width < LZWDecoder.maxCodeWidth { width += 1 }
+            }
+        }
+        emitted()
+        for code in 6 ..< LZWDecoder.tableSize {
+            codes.append((code, width))
+            emitted()
+        }
+        let chainPixels = 1 + (6 ..< LZWDecoder.tableSize).reduce(0) { $0 + $1 - 4 }
+        let (frameWidth, frameHeight) = (10_000, 10_000)
+        let repeats = (frameWidth * frameHeight - chainPixels) / 4_091 + 1
+        codes += repeatElement((code: 4_095, width: 12), count: repeats)
+        codes.append((5, 12))
+        let data = GIFLZWTests.pack(codes)
+
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var file = Array("GIF89a".utf8) + le16(frameWidth) + le16(frameHeight) + [0xF1, 0, 0]
+        file += [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120]
+        file += [0x2C] + le16(0) + le16(0) + le16(frameWidth) + le16(frameHeight) + [0, 2]
+        for start in stride(from: 0, to: data.count, by: 255) {
+            let piece = data[start ..< min(data.count, start + 255)]
+            file += [UInt8(piece.count)] + piece
+        }
+        file += [0, 0x3B]
+        #expect(file.count < 40_000)
+
+        var options = DecodeOptions()
+        options.firstFrameOnly = true
+        let decoder = GIFDecoder(options: options)
+        var rows = 0
+        var wrong = 0
+        decoder.rowSink = { band in
+            // Every pixel is index 0: (10, 20, 30), opaque.
+            band.bytes.withUnsafeBytes { raw in
+                for pixel in raw.bindMemory(to: UInt32.self) where pixel != UInt32(littleEndian: 0xFF1E_140A) { wrong += 1 }
+            }
+            rows += band.height
+        }
+        var input = InputBuffer(file, isClosed: true)
+        #expect(try decoder.advance(&input) == .finished)
+        #expect(rows == frameHeight)
+        #expect(wrong == 0)
+        #expect(decoder.warnings.isEmpty, "\(decoder.warnings)")
+        // The window: the 8.4 MB of pinned strings, as much room again, a band — far from the
+        // frame's 100 MB of indices.
+        #expect(decoder.budget.peak < 32 << 20, "peak \(decoder.budget.peak) bytes")
     }
 
     @Test(TestTime.limit(minutes: 5), .enabled(if: Corpus.isAvailable || GeneratedCorpus.isAvailable, "neither corpus is present"))
