@@ -211,10 +211,11 @@ final class GIFDecoder: FormatDecoder {
 
     // MARK: - Streaming the first frame
 
-    /// Streaming mode (the downscaler): once decoding finishes, frame 0 composed on the blank
-    /// canvas goes here in bands of straight-RGBA8 canvas rows, and no canvas is allocated.
-    /// Memory: the frame's indices (one byte per pixel, decoded whole — interlaced rows arrive
-    /// out of order) plus one band. Set before the first `advance`.
+    /// Streaming mode (`decodeRows`, the downscaler): frame 0 composed on the blank canvas goes
+    /// here in bands of straight-RGBA8 canvas rows as its rows are decoded, and no canvas is
+    /// allocated. Memory: a window of the frame's indices (`GIFFirstFrameStream`; all of them
+    /// when it is interlaced, its rows arriving out of order) plus one band; the codes are not
+    /// stored. Set before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
     /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
     var structureLog: StructureLog?
