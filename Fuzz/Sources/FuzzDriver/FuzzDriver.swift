@@ -129,7 +129,8 @@ public enum FuzzDriver {
             do {
                 let decoded = try ImageSource(bytes: bytes, options: firstOnly).decode(at: 0, options: .init(output: .canonicalRGBA))
                 let bitmap = decoded.bitmap
-                let rowBytes = bitmap.width * 4
+                // Tight rows, as bands deliver them (canonical RGBA is 8 or 16 bits a sample).
+                let rowBytes = bitmap.format.minimumBytesPerRow(width: bitmap.width) ?? bitmap.bytesPerRow
                 var rows: [UInt8] = []
                 for y in 0 ..< bitmap.height {
                     rows += bitmap.bytes[y * bitmap.bytesPerRow ..< y * bitmap.bytesPerRow + rowBytes]
