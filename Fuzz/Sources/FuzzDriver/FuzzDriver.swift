@@ -11,7 +11,7 @@
 ///    streaming downscaler); then frame 0's rows from the input written to a file and read in
 ///    small pieces (`decodeRows(contentsOfFile:)`: PNG, JPEG and GIF read in order with their
 ///    consumed input dropped, TIFF at offsets), compared with `decodeRows` on the bytes, and
-///    for a GIF that with the one-shot frame 0 of a first-frame-only source;
+///    that with the one-shot frame 0 of a first-frame-only source;
 /// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
 ///    (chosen by the input, the random split points seeded by it) with partial images between
 ///    updates.
@@ -20,7 +20,7 @@
 /// are what the fuzzer looks for. Two properties are checked too, because they are contracts:
 /// when the final data is in, the incremental source gives exactly the one-shot pixels (or fails
 /// the same way), whatever the chunking; and a file read in pieces gives the rows (or the kind of
-/// error) of its bytes in memory (for a GIF, the one-shot frame's). A difference traps, so
+/// error) of its bytes in memory, which are the one-shot frame's. A difference traps, so
 /// libFuzzer keeps the input.
 public enum FuzzDriver {
     /// Frames decoded per input: enough for disposal and composition paths, bounded so an
@@ -174,9 +174,6 @@ public enum FuzzDriver {
         if inMemory != fromFile {
             trap("decodeRows(contentsOfFile:) in pieces of \(window) differs from decodeRows on \(bytes.count) bytes: \(summary(fromFile)) vs \(summary(inMemory))")
         }
-        // GIF only for now: a truncated APNG read as a still and a truncated lossy WebP stream
-        // rows that differ from their one-shot frames (reproducers in Fuzz/Pending).
-        guard bytes.starts(with: Array("GIF8".utf8)) else { return }
         let oneShot = Rows(oneShotOf: bytes, options: options)
         if inMemory != oneShot {
             trap("decodeRows differs from the one-shot frame 0 on \(bytes.count) bytes: \(summary(inMemory)) vs \(summary(oneShot))")

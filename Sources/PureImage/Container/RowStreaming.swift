@@ -143,9 +143,10 @@ extension ImageSource {
         if format == .png && !header.frames.isEmpty || output == .libtiffRGBA {
             return try handOutWhole(output: output, path: wholeFile, body)
         }
+        // (A PNG here may still hold an acTL whose animation the walk dropped: the decoder reads
+        // on as far as the one-shot decode does, so that a file cut there is truncated alike.)
         var streamOptions = options
         streamOptions.firstFrameOnly = true
-        streamOptions.decodeAPNGAnimation = false
         // A JPEG's rows come in a 4-byte RGB output already when it can write it (the band
         // conversion is then the identity); see `ImageSource.decodeDirect`.
         if format == .jpeg { streamOptions.jpegDirectFormat = Self.directJPEGFormat(for: output) }

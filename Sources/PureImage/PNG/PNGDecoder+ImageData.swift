@@ -140,9 +140,12 @@ extension PNGDecoder {
         updateAnimationProperties()
     }
 
+    /// First frame only: frame 0 is the default image, which has been decoded (or streamed).
+    /// While an animation whose frames exclude the default image stands, frame 0 is its first
+    /// frame and the decoder reads on (a streaming decode too: it only gets here with an
+    /// animation the file goes on to drop, and must read as far as the one-shot decode does).
     var shouldStopEarly: Bool {
-        if mainImageStreamed { return true }
-        guard options.firstFrameOnly, mainImageBitmap != nil else { return false }
+        guard mainImageStreamed || options.firstFrameOnly && mainImageBitmap != nil else { return false }
         return animation == nil || defaultImageIsFrame
     }
 }

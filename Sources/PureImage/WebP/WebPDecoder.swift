@@ -226,10 +226,12 @@ final class WebPDecoder: FormatDecoder {
                     return .needMoreInput
                 case .finished:
                     // The image can be complete before its chunk is (VP8 partitions may end
-                    // with bytes no macroblock reads); the rest of the chunk is skipped.
+                    // with bytes no macroblock reads); the rest of the chunk is skipped, and
+                    // the chunks after it read (a streaming decode too: a file cut there is
+                    // truncated, as its one-shot decode says).
                     imageFinished = true
                     imagePayload = []
-                    state = options.firstFrameOnly && rowSink != nil ? .done : .skip(chunk)
+                    state = .skip(chunk)
                 case .truncated:
                     guard codec?.raster != nil else {
                         throw DecodeError(.truncated, format: .webp, offset: chunk.payloadStart + imagePayload.count,

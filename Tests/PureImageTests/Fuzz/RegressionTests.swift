@@ -1,5 +1,5 @@
 import Testing
-@testable import PureImage
+@_spi(Reference) @testable import PureImage
 
 /// Every reproducer the fuzzer found, and the small bombs of Conformance/make_bombs.py, kept in
 /// Fuzz/Regressions/FORMAT and run through the public API the way an app runs a file: the
@@ -74,6 +74,40 @@ struct RegressionTests {
             checked += 1
         }
         #expect(checked >= 5, "\(checked) reproducers checked")
+    }
+
+    /// The fuzzer's file path checks `decodeRows` against the one-shot frame 0 of a
+    /// first-frame-only source (the `decodeRows` contract), with its own limits (2^16 pixels) and
+    /// GIFs in the smallest streaming window; every reproducer is checked the same way, in three
+    /// outputs.
+    @Test(TestTime.limit(minutes: 2))
+    func decodeRowsEqualsTheOneShotFrameOnEveryReproducer() throws {
+        var options = DecodeOptions(limits: DecodeLimits(maxPixels: 1 << 16, maxMemoryBytes: 128 << 20))
+        options.streamGIFInTheSmallestWindow()
+        var compared = 0
+        for file in Self.reproducers() {
+            let bytes = try ImageFiles.read(Self.folder + "/" + file)
+            for output in [ImageDecodingOptions.Output.canonicalRGBA, .native, .display] {
+                let expected = RowStreamingTests.oneShot(bytes, output, options: options)
+                let (outcome, _) = RowStreamingTests.streamed(bytes, output, options: options, "\(file) \(output)")
+                let same = outcome == expected   // (not inside #expect, which would print every row)
+                #expect(same, "\(file) \(output): streamed \(Self.difference(outcome, expected))")
+                compared += 1
+            }
+        }
+        #expect(compared >= 60, "\(compared) decodes compared")
+    }
+
+    /// Where two row outcomes part (the rows themselves would flood the log).
+    static func difference(_ a: RowStreamingTests.Outcome, _ b: RowStreamingTests.Outcome) -> String {
+        guard case .rows(let rowsA, let truncatedA) = a, case .rows(let rowsB, let truncatedB) = b, rowsA.count == rowsB.count else {
+            return "\(RowStreamingTests.summary(a)), one-shot \(RowStreamingTests.summary(b))"
+        }
+        guard let first = rowsA.indices.first(where: { rowsA[$0] != rowsB[$0] }) else {
+            return "\(rowsA.count) bytes, truncated \(truncatedA), one-shot truncated \(truncatedB)"
+        }
+        let end = min(first + 8, rowsA.count)
+        return "\(rowsA.count) bytes, first difference at byte \(first): \(Array(rowsA[first..<end])), one-shot \(Array(rowsB[first..<end]))"
     }
 
     /// The public API's whole answer for one file, as one line.
