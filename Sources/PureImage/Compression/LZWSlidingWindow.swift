@@ -11,16 +11,48 @@
 /// Entry k + 1 always starts where code k's output was written, at or after
 /// `previousStart`, so the cut never passes `previousStart`. The kernel then goes on exactly as
 /// if the output had never moved: the same codes give the same bytes.
+/// What a slide keeps, worked out before anything moves (`LZWDecoder.planSlide`), so that the
+/// caller can size the new buffer and count it in a memory budget first.
+struct LZWSlidePlan {
+    /// The cut: the one asked for, lowered to `previousStart` when the previous code's string
+    /// lies before it.
+    let cut: Int
+    /// The byte ranges before the cut that the dictionary's strings occupy, sorted and merged
+    /// where they overlap or touch.
+    let pinned: [Range<Int>]
+    /// The strings of the codes defined since the last clear.
+    let strings: [(code: Int, start: Int, length: Int)]
+    /// The bytes kept: the pinned ranges and the output from the cut on.
+    let keptBytes: Int
+}
+
 extension LZWDecoder {
-    /// Drops `output[0 ..< cut]` but the dictionary's strings in it; returns the cut made (the
-    /// one asked for, lowered to `previousStart` when the previous code's string lies before
-    /// it) and the bytes kept before it (`pinned`): output byte `i ≥ cut` is afterwards at
-    /// `i - cut + pinned`. `output` is then at least `pinned + written - cut + room` long, and
-    /// never shorter than before.
-    mutating func slide(_ output: inout [UInt8], droppingBefore requestedCut: Int, room: Int) -> (cut: Int, pinned: Int) {
-        let (cut, ranges) = pinnedRanges(droppingBefore: requestedCut)
+    /// The slide that drops `output[0 ..< requestedCut]` but the dictionary's strings in it.
+    func planSlide(droppingBefore requestedCut: Int) -> LZWSlidePlan {
+        var cut = max(0, min(requestedCut, written))
+        if dictionary.previousLength > 0 { cut = min(cut, dictionary.previousStart) }
         let strings = dictionary.definedStrings(endCode: endCode)
+        var ranges: [Range<Int>] = []
+        for string in strings.filter({ $0.start < cut }).sorted(by: { $0.start < $1.start }) {
+            let range = string.start ..< string.start + string.length
+            if let last = ranges.last, range.lowerBound <= last.upperBound {
+                ranges[ranges.count - 1] = last.lowerBound ..< max(last.upperBound, range.upperBound)
+            } else {
+                ranges.append(range)
+            }
+        }
+        return LZWSlidePlan(cut: cut, pinned: ranges, strings: strings,
+                            keptBytes: ranges.reduce(0) { $0 + $1.count } + written - cut)
+    }
+
+    /// Makes `plan` (from `planSlide`, with nothing decoded since): drops `output[0 ..< plan.cut]`
+    /// but the pinned ranges; returns the cut and the bytes kept before it (`pinned`): output
+    /// byte `i ≥ cut` is afterwards at `i - cut + pinned`. `output` is then at least
+    /// `plan.keptBytes + room` long, and never shorter than before.
+    mutating func slide(_ output: inout [UInt8], as plan: LZWSlidePlan, room: Int) -> (cut: Int, pinned: Int) {
+        let cut = plan.cut, ranges = plan.pinned
         var next: [UInt8] = []
+        next.reserveCapacity(max(output.count, plan.keptBytes + room))
         var newStarts: [Int] = []
         for range in ranges {
             newStarts.append(next.count)
@@ -30,7 +62,7 @@ extension LZWDecoder {
         next.append(contentsOf: output[cut ..< written])
         next.append(contentsOf: repeatElement(0, count: max(output.count, next.count + room) - next.count))
 
-        for string in strings {
+        for string in plan.strings {
             if string.start >= cut {
                 dictionary.move(string.code, to: string.start - cut + pinned)
                 continue
@@ -48,30 +80,5 @@ extension LZWDecoder {
         written += pinned - cut
         output = next
         return (cut, pinned)
-    }
-
-    /// The bytes `slide(_:droppingBefore:room:)` keeps — the dictionary's strings before the cut
-    /// and the output from it on — to size its room and count it in a memory budget before
-    /// anything is allocated.
-    func bytesKeptBySlide(droppingBefore requestedCut: Int) -> Int {
-        let (cut, ranges) = pinnedRanges(droppingBefore: requestedCut)
-        return ranges.reduce(0) { $0 + $1.count } + written - cut
-    }
-
-    /// The cut `slide` makes, and the byte ranges before it that the dictionary's strings occupy,
-    /// sorted and merged where they overlap or touch.
-    private func pinnedRanges(droppingBefore requestedCut: Int) -> (cut: Int, ranges: [Range<Int>]) {
-        var cut = max(0, min(requestedCut, written))
-        if dictionary.previousLength > 0 { cut = min(cut, dictionary.previousStart) }
-        var ranges: [Range<Int>] = []
-        for string in dictionary.definedStrings(endCode: endCode).filter({ $0.start < cut }).sorted(by: { $0.start < $1.start }) {
-            let range = string.start ..< string.start + string.length
-            if let last = ranges.last, range.lowerBound <= last.upperBound {
-                ranges[ranges.count - 1] = last.lowerBound ..< max(last.upperBound, range.upperBound)
-            } else {
-                ranges.append(range)
-            }
-        }
-        return (cut, ranges)
     }
 }

@@ -35,7 +35,14 @@ extension ImageSource {
     /// is read while it fails. A walk that still fails at 16 MiB has the whole file read. A TIFF
     /// (when asked for) is not read in order but at offsets (`atOffsets`). This is also how
     /// `describe(contentsOfFile:)` reads a file.
-    static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>) throws(DecodeError) -> OpenedFile {
+    ///
+    /// `walkingWhole`: the formats (PNG, GIF) whose source must describe the whole file, not
+    /// its start — a PNG's late chunks, a later GIF frame's transparency, the truncation of a
+    /// file that ends early: the container walk is run over the whole file in pieces first (it
+    /// skips the image data and drops what it consumed), the source remembers it, and the rest
+    /// is then read again from the end of the start.
+    static func openInPieces(_ path: String, options: DecodeOptions, window: Int, formats: Set<ImageFormat>,
+                             walkingWhole: Set<ImageFormat> = []) throws(DecodeError) -> OpenedFile {
         let window = max(1, window)
         let file = try FileStream(path: path)
         // (At least the bytes any signature takes: WebP's RIFF header is the longest, 12.)
@@ -47,12 +54,20 @@ extension ImageSource {
         if file.isRegularFile && !file.isAtEnd, case .format(let format) = FormatSniffer.sniff(prefix), formats.contains(format) {
             var source = try ImageSource(bytes: prefix, format: format, options: options)
             func walked() -> Bool { format == .jpeg ? source.headerWalkEndsInside : (try? source.describe()) != nil }
-            while !file.isAtEnd && prefix.count < largestDescribedPrefix && !walked() {
+            while !walkingWhole.contains(format) && !file.isAtEnd && prefix.count < largestDescribedPrefix && !walked() {
                 prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
                 source = try ImageSource(bytes: prefix, format: format, options: options)
             }
             // A walk that still fails where the file goes on is the whole file's to judge (the
             // end of the bytes held may be why it failed).
+            if walkingWhole.contains(format) && !file.isAtEnd {
+                let rest = FileRest(file: file, window: window)
+                source.remember(Result { () throws(DecodeError) in
+                    try walkContainer(format: format, options: options, bytes: prefix, reading: rest)
+                })
+                try file.seek(to: prefix.count)
+                return .inPieces(source, rest)
+            }
             if file.isAtEnd || walked() { return .inPieces(source, FileRest(file: file, window: window)) }
             return .whole(try ImageSource(contentsOfFile: path, options: options))
         }

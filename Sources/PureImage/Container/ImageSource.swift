@@ -147,9 +147,10 @@ public final class ImageSource: Sendable {
     /// 30 MB photo is described from its first kilobytes (64 KiB read first, then as much again
     /// each time the walk runs out, up to 16 MiB, then the whole file: `openInPieces`). A TIFF's IFD chain, anywhere
     /// in the file, is walked reading the file at offsets (`RandomAccessFile`: the IFDs and tag
-    /// values, never the strips). Every other format's walk reaches the end of its container
-    /// (PNG's IEND, GIF's trailer), so its file is read whole. The result is what `describe()`
-    /// on the whole file gives.
+    /// values, never the strips). A PNG's or GIF's walk reaches the end of its container (IEND,
+    /// the trailer), skipping the image data: the file is read in pieces of 64 KiB, each dropped
+    /// once walked. A WebP is read whole. The result is what `describe()` on the whole file
+    /// gives.
     public static func describe(contentsOfFile path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> SourceDescription {
         try describe(contentsOfFile: path, options: options, firstRead: 1 << 16).description
     }
@@ -159,12 +160,14 @@ public final class ImageSource: Sendable {
 
     /// `firstRead`: the first prefix tried (tests use small ones to exercise the growth);
     /// `bytesRead`: the size of the prefix described (the file's size when read whole; for a
-    /// TIFF read at offsets, the most bytes held at once).
+    /// TIFF read at offsets, the most bytes held at once; for a PNG or GIF, the first piece,
+    /// the walk holding a piece or two more at a time).
     static func describe(contentsOfFile path: String, options: DecodeOptions,
                          firstRead: Int) throws(DecodeError) -> (description: SourceDescription, bytesRead: Int) {
-        switch try openInPieces(path, options: options, window: firstRead, formats: [.jpeg, .tiff]) {
+        switch try openInPieces(path, options: options, window: firstRead, formats: [.jpeg, .tiff, .png, .gif], walkingWhole: [.png, .gif]) {
         case .inPieces(let source, _):
-            // A JPEG whose walk ended inside the bytes read (or that is all of them).
+            // A JPEG whose walk ended inside the bytes read (or that is all of them); a PNG or
+            // GIF walked to its end in pieces of `firstRead` bytes.
             return (try source.describe(), source.byteCount)
         case .atOffsets(_, let file):
             return (try walkContainer(format: .tiff, options: options, bytes: [], tiff: file), file.mostHeld)
@@ -179,17 +182,19 @@ public final class ImageSource: Sendable {
     }
 
     /// `tiff`: a TIFF file read at offsets (`TIFFDecoder.file`) in place of `bytes`; a read of
-    /// it that failed is thrown in place of what the walk made of it.
+    /// it that failed is thrown in place of what the walk made of it. `rest`: the rest of the
+    /// file whose start `bytes` is, fed to the walk in pieces with its consumed input dropped
+    /// (a PNG's or GIF's walk, which reads to the container's end but skips the image data).
     static func walkContainer(format: ImageFormat, options: DecodeOptions, bytes: [UInt8],
-                              tiff: RandomAccessFile? = nil) throws(DecodeError) -> SourceDescription {
+                              tiff: RandomAccessFile? = nil, reading rest: FileRest? = nil) throws(DecodeError) -> SourceDescription {
         var walkOptions = options
         walkOptions.propertiesOnly = true
-        let end = tiff?.size ?? bytes.count
         do throws(DecodeError) {
             let decoder = try DecodeSession.makeDecoder(for: format, options: walkOptions)
             (decoder as? TIFFDecoder)?.file = tiff
-            let walk = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: true))
-            if try walk.pump() == .needMoreInput {
+            let walk = DecodeSession(format: format, decoder: decoder, input: InputBuffer(bytes, isClosed: rest == nil))
+            let end = tiff?.size ?? rest?.file.size ?? bytes.count
+            if try walk.pump(reading: rest, while: { true }).progress == .needMoreInput {
                 throw DecodeError(.truncated, format: format, offset: walk.input.readIndex, ContainerError.tooShortToIdentify(count: walk.input.writeIndex))
             }
             if let failure = tiff?.failure { throw failure }
@@ -223,6 +228,12 @@ public final class ImageSource: Sendable {
         }
         if index < properties.frames.count { properties.frames = [properties.frames[index]] }
         return properties
+    }
+
+    /// Makes `description` what `describe()` (and so `properties()`) answers: the walk of the
+    /// whole file, when this source holds only its start (`openInPieces`, `walkingWhole`).
+    func remember(_ description: Result<SourceDescription, DecodeError>) {
+        caches.withLock { $0.description = description }
     }
 
     /// The header properties the thumbnail and downscale paths plan with.

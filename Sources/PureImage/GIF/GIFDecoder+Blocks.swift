@@ -45,9 +45,10 @@ extension GIFDecoder {
     /// descriptor is read, so when its table or data is cut or damaged it still counts (drawing
     /// nothing), and the stream ends after it as after any complete frame. This is what
     /// browsers show and what the pygif suite expects (`image-zero-width.gif`, …: one
-    /// transparent frame).
-    func addEmptyFrame(_ descriptor: GIFImageDescriptor, table: GIFColorTable?, at offset: Int) {
+    /// transparent frame). In streaming mode its stream hands out the canvas, transparent.
+    func addEmptyFrame(_ descriptor: GIFImageDescriptor, table: GIFColorTable?, at offset: Int) throws(DecodeError) {
         startFrame(descriptor, table: table, minimumCodeSize: 2, dataOffset: offset)
+        try startFirstFrameStream()
         finishFrame()
     }
 

@@ -80,7 +80,7 @@ extension GIFDecoder {
                             throw DecodeError(.malformed, format: .gif, offset: offset, GIFError.noImage)
                         }
                         warn(at: offset, "\(GIFError.noImage); shown as the empty canvas")
-                        addEmptyFrame(GIFImageDescriptor(parsing: [0, 0, 0, 0, 0, 0, 0, 0, 0], separatorOffset: offset), table: nil, at: offset)
+                        try addEmptyFrame(GIFImageDescriptor(parsing: [0, 0, 0, 0, 0, 0, 0, 0, 0], separatorOffset: offset), table: nil, at: offset)
                     }
                     state = .done
                 default:
@@ -116,7 +116,7 @@ extension GIFDecoder {
                 switch input.demand(entries * 3) {
                 case .needMoreInput: return .needMoreInput
                 case .truncated:
-                    if descriptor.isEmpty { addEmptyFrame(descriptor, table: nil, at: input.readIndex) }
+                    if descriptor.isEmpty { try addEmptyFrame(descriptor, table: nil, at: input.readIndex) }
                     return try endOfInput(&input, inside: "a local colour table")
                 case .ready:
                     structureLog?.record(input.readIndex, "Local Color Table", "\(entries) entries, \(entries * 3) bytes", level: 1)
@@ -128,7 +128,7 @@ extension GIFDecoder {
                 switch input.demand(1) {
                 case .needMoreInput: return .needMoreInput
                 case .truncated:
-                    if descriptor.isEmpty { addEmptyFrame(descriptor, table: table, at: input.readIndex) }
+                    if descriptor.isEmpty { try addEmptyFrame(descriptor, table: table, at: input.readIndex) }
                     return try endOfInput(&input, inside: "the image data of the frame at byte \(descriptor.offset)")
                 case .ready: break
                 }
@@ -138,7 +138,7 @@ extension GIFDecoder {
                 // §22 "LZW Minimum Code Size": the spec allows 2…8. Like Chromium and Firefox we
                 // accept 0…11 (giflib refuses above 8); 12 would start codes at 13 bits.
                 guard size <= 11 else {
-                    if descriptor.isEmpty { addEmptyFrame(descriptor, table: table, at: offset) }
+                    if descriptor.isEmpty { try addEmptyFrame(descriptor, table: table, at: offset) }
                     try stop(GIFError.invalidMinimumCodeSize(size), at: offset)
                     continue
                 }

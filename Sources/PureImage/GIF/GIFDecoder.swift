@@ -227,6 +227,7 @@ final class GIFDecoder: FormatDecoder {
         let progress = try runStateMachine(&input)
         if progress == .finished, let sink = rowSink {
             rowSink = nil
+            // (No stream: no frame, or a canvas with no columns — nothing to show.)
             if var stream = firstFrameStream, let frame = frames.first {
                 firstFrameStream = nil
                 // Reported as `decode(_:)` reports it: for a frame whose data ended properly.
@@ -234,9 +235,6 @@ final class GIFDecoder: FormatDecoder {
                     reportedProblems.insert(0)
                     warn(at: frame.dataOffset, problem.description)
                 }
-            } else {
-                try reserveIndices(upTo: 0)
-                emitFirstFrame(sink)
             }
         }
         return progress
@@ -246,7 +244,7 @@ final class GIFDecoder: FormatDecoder {
     /// its first data byte; nil otherwise (and for a canvas with no columns, which shows nothing).
     var firstFrameStream: GIFFirstFrameStream?
 
-    /// Frame 0 has begun in streaming mode: its stream starts.
+    /// Frame 0 has begun in streaming mode (its data, or an empty frame): its stream starts.
     func startFirstFrameStream() throws(DecodeError) {
         guard rowSink != nil, frames.count == 1, !options.propertiesOnly, let screen, screen.width > 0, let frame = frames.first else { return }
         let sizes = options.gifStreamSizes ?? GIFStreamSizes()
@@ -261,22 +259,6 @@ final class GIFDecoder: FormatDecoder {
         firstFrameStream = nil   // moved out while it runs: its window is not copied
         defer { firstFrameStream = stream }
         try stream.feed(codes, budget: budget, sink)
-    }
-
-    func emitFirstFrame(_ sink: (Bitmap) -> Void) {
-        guard let screen, let frame = frames.first, screen.width > 0 else { return }
-        let decoded = decode(0)
-        let table = renderTable(frame)
-        let bandRows = max(1, min(screen.height, (1 << 16) / screen.width))   // about 256 KB of RGBA
-        var top = 0
-        while top < screen.height {
-            let rows = min(bandRows, screen.height - top)
-            var band = [UInt8](repeating: 0, count: screen.width * rows * 4)
-            GIFFrameKernel.draw(frame, indices: scratch, decoded: decoded, table: table, canvas: &band,
-                                canvasWidth: screen.width, canvasHeight: screen.height, bandTop: top, bandRows: rows)
-            sink(Bitmap(uncheckedWidth: screen.width, height: rows, format: .rgba8, bytesPerRow: screen.width * 4, bytes: band))
-            top += rows
-        }
     }
 
     /// Whether some frame leaves part of the canvas uncovered (the image then has transparency).

@@ -9,9 +9,8 @@
 /// height. An interlaced frame's rows arrive out of order (GIF89a Appendix E), so its indices
 /// are held whole and drawn at the end, as the one-shot decode draws them.
 ///
-/// The bands are those the one-shot streaming path made (`GIFDecoder.emitFirstFrame`): canvas
-/// rows in bands of about 256 KB of RGBA, the first `decoded` stored pixels drawn over the
-/// transparent canvas.
+/// The bands are canvas rows in bands of about 256 KB of RGBA, the first `decoded` stored pixels
+/// drawn over the transparent canvas (a frame of no pixels leaves the canvas transparent).
 struct GIFFirstFrameStream {
     let frame: GIFFrame
     let canvasWidth: Int
@@ -151,11 +150,11 @@ struct GIFFirstFrameStream {
         // (4 093 strings of up to 4 095 bytes), and a slide copies what it keeps, so sliding
         // only every `room` bytes would copy that again and again; with room ≥ kept the copying
         // is at most the output once more.
-        let kept = lzw.bytesKeptBySlide(droppingBefore: cut)
-        let room = max(Self.room(d, bandRows: bandRows), kept)
-        let grown = max(window.count, kept + room)
+        let plan = lzw.planSlide(droppingBefore: cut)
+        let room = max(Self.room(d, bandRows: bandRows), plan.keptBytes)
+        let grown = max(window.count, plan.keptBytes + room)
         if grown > window.count { try budget.reserve(grown - window.count, format: .gif, offset: nil) }
-        let (made, pinned) = lzw.slide(&window, droppingBefore: cut, room: room)
+        let (made, pinned) = lzw.slide(&window, as: plan, room: room)
         liveStartPixel += made - liveStart
         liveStart = pinned
     }

@@ -168,6 +168,16 @@ final class FileStream {
 
     deinit { close(descriptor) }
 
+    /// A regular file: the next read starts at `offset` again (the file is read a second time:
+    /// a walk of the whole file, then the decode).
+    func seek(to offset: Int) throws(DecodeError) {
+        guard isRegularFile, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw FileReader.failure(path, errno: errno, offset: offset)
+        }
+        self.offset = offset
+        isAtEnd = false
+    }
+
     /// The next `count` bytes, fewer at the end of the file (none once it is reached).
     func next(upTo count: Int) throws(DecodeError) -> [UInt8] {
         guard !isAtEnd, count > 0 else { return [] }

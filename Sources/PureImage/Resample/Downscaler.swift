@@ -262,13 +262,14 @@ extension ImageSource {
     }
 
     /// `decodeScaledDownRows(limitBytes:output:jpegDCTScaling:_:)` of the file at `path`, holding
-    /// a window of a JPEG file rather than all of it, as `decodeRows(contentsOfFile:)` does: a
-    /// 100 MB baseline photo is scaled down with a few megabytes of it in memory. A TIFF is
-    /// read at offsets (`RandomAccessFile`: the IFD chain, then each strip or tile as its band
-    /// is decoded). Other formats are read whole first (a PNG's or GIF's header walk over the
-    /// start of the file may not see what the whole file's does — a PNG's late chunks, a later
-    /// GIF frame's transparency — and the plan and the output's alpha come from it). The rows
-    /// and the result are those of the call on the whole file; I/O errors are typed (`FileError`).
+    /// a window of a JPEG, PNG or GIF file rather than all of it, as `decodeRows(contentsOfFile:)`
+    /// does: a 100 MB baseline photo is scaled down with a few megabytes of it in memory. A PNG
+    /// or GIF is read twice, in pieces: its container walk first, to the end of the file (the
+    /// plan and the output's alpha come from the whole file's properties — a PNG's late chunks,
+    /// a later GIF frame's transparency — which the start alone may not show), then the decode.
+    /// A TIFF is read at offsets (`RandomAccessFile`: the IFD chain, then each strip or tile as
+    /// its band is decoded). A WebP is read whole first. The rows and the result are those of
+    /// the call on the whole file; I/O errors are typed (`FileError`).
     public static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(), limitBytes: Int,
                                             output: ImageDecodingOptions.Output = .display, jpegDCTScaling: Bool = true,
                                             _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
@@ -280,7 +281,7 @@ extension ImageSource {
     static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions, limitBytes: Int,
                                      output: ImageDecodingOptions.Output, jpegDCTScaling: Bool, window: Int,
                                      _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
-        switch try openInPieces(path, options: options, window: window, formats: [.jpeg, .tiff]) {
+        switch try openInPieces(path, options: options, window: window, formats: [.jpeg, .tiff, .png, .gif], walkingWhole: [.png, .gif]) {
         case .inPieces(let source, let rest):
             // (A JPEG header walk that failed on every byte it may read fails the plan, as the
             // whole file's does.)

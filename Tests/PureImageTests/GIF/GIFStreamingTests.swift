@@ -91,7 +91,9 @@ struct GIFStreamingTests {
                 if result.stop == .needMoreInput { break }
                 guard result.stop == .paused else { stop = result.stop; break }
                 deliver()
-                let (cut, pinned) = lzw.slide(&window, droppingBefore: lzw.written, room: 2 * margin + 1)
+                let plan = lzw.planSlide(droppingBefore: lzw.written)
+                let (cut, pinned) = lzw.slide(&window, as: plan, room: 2 * margin + 1)
+                #expect(lzw.written == plan.keptBytes && window.count >= plan.keptBytes + 2 * margin + 1)
                 livePixel += cut - liveStart
                 liveStart = pinned
                 slides += 1
@@ -331,7 +333,10 @@ struct GIFStreamingTests {
                 }
             }
         }
-        print("GIF streaming: \(files) corpus files, \(streamed) delivered in more than one band, each equal to the one-shot frame")
-        #expect(files >= 150)
+        report("GIF streaming: \(files) corpus files, \(streamed) delivered in more than one band, each equal to the one-shot frame")
+        // (Both corpora: 292 and 221 on 2026-12-07 — the bands are 1-row, so only canvases of one
+        // row, and files that fail before a row, give one band or none.)
+        let minimum = roots.count == 2 ? (files: 250, streamed: 200) : (files: 50, streamed: 30)
+        #expect(files >= minimum.files && streamed >= minimum.streamed, "\(files) files, \(streamed) streamed in more than one band")
     }
 }
