@@ -11,7 +11,8 @@
 ///    streaming downscaler); then frame 0's rows from the input written to a file and read in
 ///    small pieces (`decodeRows(contentsOfFile:)`: PNG, JPEG and GIF read in order with their
 ///    consumed input dropped, TIFF at offsets), compared with `decodeRows` on the bytes, and
-///    that with the one-shot frame 0 of a first-frame-only source;
+///    that with the one-shot frame 0 of a first-frame-only source; and the scaled-down rows
+///    from the file (`decodeScaledDownRows(contentsOfFile:)`) compared with those of the bytes;
 /// 3. frame 0 one-shot, then `IncrementalImageSource` fed in fixed or pseudo-random pieces
 ///    (chosen by the input, the random split points seeded by it) with partial images between
 ///    updates.
@@ -177,6 +178,18 @@ public enum FuzzDriver {
         let oneShot = Rows(oneShotOf: bytes, options: options)
         if inMemory != oneShot {
             trap("decodeRows differs from the one-shot frame 0 on \(bytes.count) bytes: \(summary(inMemory)) vs \(summary(oneShot))")
+        }
+        // Scaled down (the harness's 16 KiB limit) from the file — a PNG or GIF walked and then
+        // decoded in pieces, a JPEG in pieces, a TIFF at offsets — as from the bytes.
+        let scaledInMemory = Rows { body in
+            try ImageSource(bytes: bytes, options: options).decodeScaledDownRows(limitBytes: 1 << 14, output: .canonicalRGBA, body)
+        }
+        let scaledFromFile = Rows { body in
+            try ImageSource.decodeScaledDownRows(contentsOfFile: path, options: options, limitBytes: 1 << 14, output: .canonicalRGBA,
+                                                 jpegDCTScaling: true, window: window, body)
+        }
+        if scaledInMemory != scaledFromFile {
+            trap("decodeScaledDownRows(contentsOfFile:) in pieces of \(window) differs from the call on \(bytes.count) bytes: \(summary(scaledFromFile)) vs \(summary(scaledInMemory))")
         }
     }
 
