@@ -109,9 +109,9 @@ enum DownscaleCommand {
             throw UsageError(message: "--from takes image, embedded or embedded-if-large-enough")
         }
         do {
-            let source = try ImageSource(contentsOfFile: path)
-            let bitmap = try source.thumbnail(maxPixelSize: size, applyOrientation: parsed.has("--apply-orientation"),
-                                              output: .canonicalRGBA, from: thumbnailSource)
+            // (The file is read in pieces, never whole, when the thumbnail scales it down.)
+            let bitmap = try ImageSource.thumbnail(contentsOfFile: path, maxPixelSize: size, applyOrientation: parsed.has("--apply-orientation"),
+                                                   output: .canonicalRGBA, from: thumbnailSource)
             return try write(bitmap, to: output)
         } catch let error as DecodeError {
             return CLI.report(path, error)

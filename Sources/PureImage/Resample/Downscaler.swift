@@ -277,10 +277,10 @@ extension ImageSource {
                                  jpegDCTScaling: jpegDCTScaling, window: fileWindowBytes, body)
     }
 
-    /// `window`: the pieces read (tests use small ones).
-    static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions, limitBytes: Int,
-                                     output: ImageDecodingOptions.Output, jpegDCTScaling: Bool, window: Int,
-                                     _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
+    /// `window`: the pieces read (tests and the fuzzer use small ones).
+    @_spi(Reference) public static func decodeScaledDownRows(contentsOfFile path: String, options: DecodeOptions, limitBytes: Int,
+                                                             output: ImageDecodingOptions.Output, jpegDCTScaling: Bool, window: Int,
+                                                             _ body: (RowBand) throws -> Void) throws -> StreamedFrame {
         switch try openInPieces(path, options: options, window: window, formats: [.jpeg, .tiff, .png, .gif], walkingWhole: [.png, .gif]) {
         case .inPieces(let source, let rest):
             // (A JPEG header walk that failed on every byte it may read fails the plan, as the
@@ -357,6 +357,51 @@ extension ImageSource {
     public func thumbnail(maxPixelSize: Int, applyOrientation: Bool = false,
                           output: ImageDecodingOptions.Output = .display,
                           from thumbnailSource: ThumbnailSource = .image) throws(DecodeError) -> Bitmap {
+        try thumbnail(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation, output: output, from: thumbnailSource,
+                      reading: nil, atOffsets: nil, path: nil)
+    }
+
+    /// `thumbnail(maxPixelSize:applyOrientation:output:from:)` of the file at `path`, read as
+    /// `decodeScaledDownRows(contentsOfFile:)` reads it — a JPEG, PNG or GIF in pieces (a PNG or
+    /// GIF walked to its end first), a TIFF at offsets, a WebP whole — so a thumbnail of a
+    /// 100 MB photo holds a few megabytes of it (`CGImageSourceCreateWithURL`, then
+    /// `CGImageSourceCreateThumbnailAtIndex`). An image already within `maxPixelSize` is
+    /// decoded from the whole file. The result is the call's on the file's bytes; I/O errors
+    /// are typed (`FileError`).
+    public static func thumbnail(contentsOfFile path: String, options: DecodeOptions = DecodeOptions(), maxPixelSize: Int,
+                                 applyOrientation: Bool = false, output: ImageDecodingOptions.Output = .display,
+                                 from thumbnailSource: ThumbnailSource = .image) throws(DecodeError) -> Bitmap {
+        try thumbnail(contentsOfFile: path, options: options, maxPixelSize: maxPixelSize, applyOrientation: applyOrientation,
+                      output: output, from: thumbnailSource, window: fileWindowBytes)
+    }
+
+    /// `window`: the pieces read (tests and the fuzzer use small ones).
+    @_spi(Reference) public static func thumbnail(contentsOfFile path: String, options: DecodeOptions, maxPixelSize: Int,
+                                                  applyOrientation: Bool, output: ImageDecodingOptions.Output,
+                                                  from thumbnailSource: ThumbnailSource, window: Int) throws(DecodeError) -> Bitmap {
+        switch try openInPieces(path, options: options, window: window, formats: [.jpeg, .tiff, .png, .gif], walkingWhole: [.png, .gif]) {
+        case .inPieces(let source, let rest):
+            return try source.thumbnail(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation, output: output,
+                                        from: thumbnailSource, reading: rest, atOffsets: nil, path: path)
+        case .atOffsets(let source, let file):
+            // The source holds the first piece: its properties are the whole IFD chain's walk.
+            source.remember(Result { () throws(DecodeError) in try walkContainer(format: .tiff, options: options, bytes: [], tiff: file) })
+            do {
+                return try source.thumbnail(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation, output: output,
+                                            from: thumbnailSource, reading: nil, atOffsets: file, path: path)
+            } catch {
+                throw file.failure ?? error
+            }
+        case .whole(let source):
+            return try source.thumbnail(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation, output: output, from: thumbnailSource)
+        }
+    }
+
+    /// `input`, `tiff`: as for `decodeScaledDownRows`, when this source holds only the start of
+    /// the file at `path` (its properties the whole file's).
+    private func thumbnail(maxPixelSize: Int, applyOrientation: Bool, output: ImageDecodingOptions.Output,
+                           from thumbnailSource: ThumbnailSource, reading input: FileRest?, atOffsets tiff: RandomAccessFile?,
+                           path: String?) throws(DecodeError) -> Bitmap {
         let header = try headerProperties()
         if thumbnailSource != .image, let embedded = embeddedThumbnail(header) {
             let longest = max(embedded.width, embedded.height)
@@ -369,10 +414,16 @@ extension ImageSource {
         }
         let plan = ThumbnailPlan(sourceWidth: header.width, sourceHeight: header.height, maxPixelSize: maxPixelSize)
         if plan.width == header.width && plan.height == header.height {
+            if let path, input != nil || tiff != nil {
+                // Not scaled: the whole image is the thumbnail, decoded from the whole file.
+                return try ImageSource(contentsOfFile: path, options: options)
+                    .firstFrame(options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
+            }
             return try firstFrame(options: ImageDecodingOptions(output: output, applyOrientation: applyOrientation))
         }
         var bitmap = try Downscaler.resample(bytes, format: format, options: options, sourceWidth: header.width, sourceHeight: header.height,
-                                             width: plan.width, height: plan.height, layout: resampledLayout(output)).resampler.takeBitmap()
+                                             width: plan.width, height: plan.height, layout: resampledLayout(output),
+                                             reading: input, atOffsets: tiff).resampler.takeBitmap()
         try deliverScaled(&bitmap, output: output, applyOrientation: applyOrientation)
         return bitmap
     }

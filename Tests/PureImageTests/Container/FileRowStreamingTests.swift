@@ -169,6 +169,49 @@ import Glibc
         #expect(compared >= expected.compared && scaled >= expected.scaled, "\(compared) compared, \(scaled) scaled")
     }
 
+    /// `ImageSource.thumbnail(contentsOfFile:)`: every corpus file's 64-pixel thumbnail, upright,
+    /// in the display format, from the file (read as the scaled-down rows are) equals the one
+    /// from its bytes — pixels, or the kind of error; a JPEG's also from its EXIF thumbnail when
+    /// it has one large enough.
+    @Test(.enabled(if: Corpus.isAvailable, "needs PUREIMAGE_CORPUS"), TestTime.limit(minutes: 3),
+          arguments: [("jpeg", 64), ("tiff", 64), ("png", 64), ("apng", 97), ("gif", 64), ("webp", 4096), ("jpeg", 4096)])
+    func corpusThumbnailsFromTheFileAreTheInMemoryThumbnails(format: String, window: Int) {
+        enum Thumbnail: Equatable {
+            case pixels(width: Int, height: Int, [UInt8])
+            case failed(DecodeError.Kind)
+            init(_ make: () throws(DecodeError) -> Bitmap) {
+                do {
+                    let bitmap = try make().tightlyPacked()
+                    self = .pixels(width: bitmap.width, height: bitmap.height, bitmap.bytes)
+                } catch {
+                    self = .failed(error.kind)
+                }
+            }
+        }
+        var compared = 0, scaled = 0
+        let from: ThumbnailSource = format == "jpeg" ? .embeddedIfLargeEnough : .image
+        for entry in Corpus.manifest() where entry.format == format {
+            guard let bytes = Corpus.read(entry) else { continue }
+            let expected = Thumbnail { () throws(DecodeError) in
+                try ImageSource(bytes: bytes).thumbnail(maxPixelSize: 64, applyOrientation: true, output: .display, from: from)
+            }
+            let outcome = Thumbnail { () throws(DecodeError) in
+                try ImageSource.thumbnail(contentsOfFile: entry.absolutePath, options: DecodeOptions(), maxPixelSize: 64,
+                                          applyOrientation: true, output: .display, from: from, window: window)
+            }
+            let same = outcome == expected   // (not inside #expect, which would print every pixel)
+            #expect(same, "\(entry.path) (window \(window))")
+            compared += 1
+            if case .pixels(let width, let height, _) = expected, let size = try? ImageSource(bytes: bytes).properties(),
+               width < size.width || height < size.height { scaled += 1 }
+        }
+        report("thumbnail(contentsOfFile:) window \(window): \(compared) corpus \(format) files, \(scaled) scaled")
+        // (Measured 2026-12-07: 122, 176, 148, 45, 66 and 83 scaled; the rest are 64 pixels or
+        // smaller, or fail, and take the whole-file path.)
+        let minimums: [String: Int] = ["jpeg": 100, "tiff": 150, "png": 120, "apng": 40, "gif": 55, "webp": 70]
+        #expect(compared >= 50 && scaled >= minimums[format, default: 1], "\(compared) compared, \(scaled) scaled")
+    }
+
     @Test(.enabled(if: GeneratedCorpus.isAvailable, "Conformance/generated is absent"), TestTime.limit(minutes: 3))
     func generatedFilesFromTheFileAreTheInMemoryRows() {
         // PNGs, JPEGs and GIFs read in pieces, TIFFs at offsets; WebP takes the whole-file path.
