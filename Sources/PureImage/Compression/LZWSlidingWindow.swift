@@ -11,6 +11,7 @@
 /// Entry k + 1 always starts where code k's output was written, at or after
 /// `previousStart`, so the cut never passes `previousStart`. The kernel then goes on exactly as
 /// if the output had never moved: the same codes give the same bytes.
+
 /// What a slide keeps, worked out before anything moves (`LZWDecoder.planSlide`), so that the
 /// caller can size the new buffer and count it in a memory budget first.
 struct LZWSlidePlan {

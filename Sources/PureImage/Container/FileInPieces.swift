@@ -58,8 +58,6 @@ extension ImageSource {
                 prefix.append(contentsOf: try file.next(upTo: max(window, prefix.count)))
                 source = try ImageSource(bytes: prefix, format: format, options: options)
             }
-            // A walk that still fails where the file goes on is the whole file's to judge (the
-            // end of the bytes held may be why it failed).
             if walkingWhole.contains(format) && !file.isAtEnd {
                 let rest = FileRest(file: file, window: window)
                 source.remember(Result { () throws(DecodeError) in
@@ -68,6 +66,8 @@ extension ImageSource {
                 try file.seek(to: prefix.count)
                 return .inPieces(source, rest)
             }
+            // A walk that still fails where the file goes on is the whole file's to judge (the
+            // end of the bytes held may be why it failed).
             if file.isAtEnd || walked() { return .inPieces(source, FileRest(file: file, window: window)) }
             return .whole(try ImageSource(contentsOfFile: path, options: options))
         }
