@@ -155,7 +155,10 @@ final class PNGImageData {
                 filled += step.produced
             }
             if case .corrupt(let message) = step.status {
-                throw DecodeError(.malformed, format: .png, offset: fileOffset + position, PNGError.corruptImageData(message))
+                // Where zlib stopped: the last byte it read (it reads a byte only when it needs
+                // its bits, and gives back whole bytes it read ahead), whatever the pieces.
+                throw DecodeError(.malformed, format: .png, offset: fileOffset + position + max(0, step.consumed - 1),
+                                  PNGError.corruptImageData(message))
             }
             position += step.consumed
             if step.status == .streamEnd { streamEnded = true }
