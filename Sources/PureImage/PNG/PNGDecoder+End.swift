@@ -65,8 +65,10 @@ extension PNGDecoder {
             guard properties != nil else { throw error }
         } else if mainImageBitmap == nil && !mainImageStreamed {
             if rowSink != nil {
-                // Streaming: the rows that arrived have been handed over already.
+                // Streaming: the rows that arrived have been handed over already; the rest follow
+                // as the one-shot image shows them.
                 guard let mainImage, mainImage.rowsStored > 0 else { throw error }
+                mainImage.sendMissingRowsAsZero()
             } else if let directImage {
                 guard directImage.rowsWritten > 0 else { throw error }
                 mainImageBitmap = directImage.finish()

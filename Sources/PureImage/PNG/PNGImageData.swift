@@ -245,6 +245,20 @@ final class PNGImageData {
         }
     }
 
+    /// Streaming a truncated image that is not interlaced: the rows the file never reached go
+    /// to the sink as scanlines of zero samples — what the one-shot image holds for them — so
+    /// they are expanded like every other row (a zero sample is not a tRNS colour key: such a row
+    /// is opaque black, not transparent). An interlaced image hands nothing over until it is
+    /// complete; a truncated one is decoded whole by the caller instead.
+    func sendMissingRowsAsZero() {
+        guard let rowSink, !header.interlaced, !isComplete, rowsStored > 0 else { return }
+        let zeroRow = ArraySlice([UInt8](repeating: 0, count: rowBytes))
+        while rowsStored < header.height {
+            rowSink(rowsStored, zeroRow)
+            rowsStored += 1
+        }
+    }
+
     /// Scanlines still missing, counted over all passes (for "not enough image data").
     var scanlinesMissing: Int {
         guard !isComplete else { return 0 }
