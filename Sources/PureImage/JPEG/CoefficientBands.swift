@@ -14,11 +14,13 @@
 ///   later band's held rows, each scan's entropy-decoder state is kept (bit position, EOB run,
 ///   DC predictions, restart count). At EOI band 0 is rendered and the masks are freed.
 /// - Band k ≥ 1: the rings are cleared, every scan is resumed from its kept state over the
-///   band's held rows only, and the band is rendered.
+///   band's held rows only, and the band is rendered. When no block smoothing applies (the
+///   scans completed the coefficients it looks at, as in most files) nothing reads the margins,
+///   so each scan resumes from its state at the band's own first row and decodes those rows only.
 ///
-/// Entropy decoding thus costs one full pass plus the bands' held rows again (each band re-
-/// decodes `2 × margin` extra rows), where decoding the whole file once per band would cost the
-/// band count times over. The output is the whole-image decode's, byte for byte: every block of
+/// Entropy decoding thus costs one full pass plus the bands' rows again (with smoothing, each
+/// band re-decodes `2 × margin` extra rows), where decoding the whole file once per band would
+/// cost the band count times over. The output is the whole-image decode's, byte for byte: every block of
 /// a rendered row has gone through the same scans from the same decoder states.
 ///
 /// `margin` render rows above and below each band are held too: block smoothing (libjpeg-turbo
