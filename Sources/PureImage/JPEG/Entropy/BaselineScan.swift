@@ -51,6 +51,9 @@ struct BaselineScan: EntropyScan {
         /// jdcoefct.c `last_good_iMCU_row`: the last iMCU row an MCU started in while the data
         /// was still sufficient (block smoothing uses it to pick the coefficient-bit latch).
         var lastGoodIMCURow = 0
+        /// The MCU row `lastGoodIMCURow` was last set from (−1: none yet): the division is
+        /// done once a row, not once an MCU (it was a fifth of a progressive MCU's overhead).
+        var lastGoodMCURow = -1
     }
 
     /// PRED of F.2.2.1, one per scan component. Four scalars rather than a SIMD vector: a
@@ -239,7 +242,10 @@ struct BaselineScan: EntropyScan {
             guard processRestart(bytes, end: end, closed: closed) else { return false }
         }
         let mx = state.mcuX, my = state.mcuY
-        if !state.insufficient { state.lastGoodIMCURow = iMCURowDivisor == 1 ? my : my / iMCURowDivisor }
+        if !state.insufficient && my != state.lastGoodMCURow {
+            state.lastGoodMCURow = my
+            state.lastGoodIMCURow = iMCURowDivisor == 1 ? my : my / iMCURowDivisor
+        }
         let slots = slotTable.pointer, slotCount = slotTable.count
         // Bound: mx < mcusPerRow and dx < stepX, so x < paddedWidthInBlocks (for a
         // non-interleaved scan mcusPerRow = widthInBlocks, step 1); rows wrap in the store.
@@ -317,14 +323,18 @@ struct BaselineScan: EntropyScan {
     }
 
     /// jdhuff.c `jpeg_fill_bit_buffer`: bits were needed past a marker or the end of the data.
+    /// (Checked after every MCU: the test inline, the rare rest in `markInsufficientData`.)
+    @inline(__always)
     private mutating func noteInsufficientData() {
-        if state.reader.realBits < 0 {
-            state.insufficient = true
-            if state.reader.endOfInput { ranOutOfInput = true }
-            if !state.warnedInsufficient {
-                state.warnedInsufficient = true
-                RestartMarkers.record((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"), in: &warnings)
-            }
+        if state.reader.realBits < 0 { markInsufficientData() }
+    }
+
+    private mutating func markInsufficientData() {
+        state.insufficient = true
+        if state.reader.endOfInput { ranOutOfInput = true }
+        if !state.warnedInsufficient {
+            state.warnedInsufficient = true
+            RestartMarkers.record((state.reader.markerOffset, "Corrupt JPEG data: premature end of data segment"), in: &warnings)
         }
     }
 
