@@ -7,8 +7,8 @@
 /// of `bandRows`. The coefficient planes become rings of `heldRenderRows` render rows.
 ///
 /// - Pass 1 decodes every scan in full. Blocks of the first band (and its margin) go into the
-///   rings; every other block is decoded into a scratch block and keeps only its non-zero mask
-///   (8 bytes a block): a later scan's parsing depends on which coefficients are non-zero
+///   rings; every other block keeps only its non-zero mask (8 bytes a block, which the AC
+///   scans decode straight onto: `NonZeroMaskTarget`): a later scan's parsing depends on which coefficients are non-zero
 ///   (T.81 G.1.2.3: a refinement scan reads a correction bit for each coefficient already
 ///   non-zero and counts zero runs over the others), never on their values. At the start of each
 ///   later band's held rows, each scan's entropy-decoder state is kept (bit position, EOB run,

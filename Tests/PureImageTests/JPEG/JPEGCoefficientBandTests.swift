@@ -88,6 +88,59 @@ import Testing
         #expect(banded >= 2, "only \(banded) fuzz regressions were banded")
     }
 
+    /// A refinement whose new coefficient has no zero left in the band (R past Se, corrupt
+    /// data) puts it where jdphuff.c does, on zig-zag index Se + 1 — outside the band — and a
+    /// later refinement of that index reads it as non-zero and takes a correction bit for it.
+    /// The first pass of a banded decode must see that too (its masks once kept only the
+    /// band's bits, so it read one bit fewer per block and every later band started from the
+    /// wrong place). Hand-built 8 × 64 gray progressive file, five scans:
+    /// DC; AC 1…5 (EOB); refine 1…5: symbol R = 15, S = 1 in every block → coefficient at
+    /// zig-zag 6; AC 6…63 (EOB); refine 6…63: EOB and one correction bit for index 6.
+    @Test func aRefinementValuePastTheBandIsReadByLaterScansInBands() throws {
+        let blocks = 8
+        var file: [UInt8] = [0xFF, 0xD8]
+        func segment(_ marker: UInt8, _ body: [UInt8]) {
+            file += [0xFF, marker, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        segment(0xDB, [0x00] + [UInt8](repeating: 40, count: 64))                      // quantization table 0: 40
+        segment(0xC2, [8, 0, UInt8(8 * blocks), 0, 8, 1, 1, 0x11, 0])                   // progressive, 8 × 64 gray
+        segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0x00])             // DC: "0" = SSSS 0
+        segment(0xC4, [0x10, 0, 2] + [UInt8](repeating: 0, count: 14) + [0x00, 0xF1])    // AC: "00" = EOB, "01" = R 15 S 1
+        // One scan: its header, then `perBlock` bits for each block, padded with 1s.
+        func scan(ss: UInt8, se: UInt8, ahal: UInt8, perBlock: String) {
+            segment(0xDA, [1, 1, 0x00, ss, se, ahal])
+            var bits = String(repeating: perBlock, count: blocks)
+            while bits.count % 8 != 0 { bits += "1" }
+            var index = bits.startIndex
+            while index < bits.endIndex {
+                let next = bits.index(index, offsetBy: 8)
+                let byte = UInt8(bits[index ..< next], radix: 2) ?? 0
+                file.append(byte)
+                if byte == 0xFF { file.append(0) }
+                index = next
+            }
+        }
+        scan(ss: 0, se: 0, ahal: 0x00, perBlock: "0")        // DC first: every difference 0
+        scan(ss: 1, se: 5, ahal: 0x01, perBlock: "00")       // AC 1…5 first (Al 1): EOB
+        scan(ss: 1, se: 5, ahal: 0x10, perBlock: "011")      // refine 1…5: R 15 S 1, sign +: lands on index 6
+        scan(ss: 6, se: 63, ahal: 0x01, perBlock: "00")      // AC 6…63 first (Al 1): EOB
+        scan(ss: 6, se: 63, ahal: 0x10, perBlock: "001")     // refine 6…63: EOB, the correction bit of index 6
+        file += [0xFF, 0xD9]
+
+        let (whole, decoder) = Self.decode(file, scale: 1, bands: nil)
+        #expect(decoder.progressive && whole.error == nil && !whole.truncated && whole.warnings.isEmpty, "\(whole)")
+        // Index 6 (position 16: row 2, column 0) is ±40 in every block, so no block is flat.
+        #expect(Set(whole.pixels[0 ..< 64]).count > 1)
+        // libjpeg-turbo decodes it the same.
+        let reference = JPEGTestSupport.reference(file)
+        #expect(reference.status == 0 && reference.pixels == whole.pixels, "\(reference.message)")
+        for rows in [1, 2, 3] {
+            let (inBands, bandDecoder) = Self.decode(file, scale: 1, bands: JPEGBandRequest(bandBytes: 0, minimumRows: rows))
+            #expect(bandDecoder.renderedBands > 1)
+            #expect(inBands == whole, "bands of \(rows) rows")
+        }
+    }
+
     /// The plan: the whole image is held up to twice the band budget; bands hold as many MCU
     /// rows as fit (at least the minimum); held rows reach two rows past each band.
     @Test func planNumbers() throws {
@@ -103,5 +156,21 @@ import Testing
         #expect(CoefficientBands.plan(geometry: geometry, bandBytes: 200 << 20, minimumRows: 16) == nil)   // 288 MB ≤ 400 MB
         #expect(CoefficientBands.plan(geometry: geometry, bandBytes: 1 << 20, minimumRows: 16)?.bandRows == 16)
         #expect(CoefficientBands.plan(geometry: geometry, bandBytes: 0, minimumRows: 500) == nil)          // one band
+    }
+
+    /// A band ring's row by multiplication (`Plane.ringRow`) is the remainder, for every ring
+    /// size a band can have and rows far past any frame's.
+    @Test func ringRowsAreRemainders() {
+        var failures = 0
+        for held in [3, 5, 6, 7, 29, 31, 33, 58, 62, 1000, 4095, 65535] {
+            let plane = CoefficientStore.Plane(blocksPerRow: 1, heldBlockRows: held, coefficients: UnsafeMutablePointer(bitPattern: 64)!, count: 64)
+            var rows = Array(held..<(held * 4 + 70_000))
+            rows += [Int(UInt32.max), Int(UInt32.max) - 1, 1 << 31, 1 << 32, 1 << 40]
+            for y in rows where plane.ringRow(y) != y % held {
+                failures += 1
+                if failures <= 5 { Issue.record("ring of \(held): row \(y) gave \(plane.ringRow(y)), expected \(y % held)") }
+            }
+        }
+        #expect(failures == 0)
     }
 }

@@ -63,6 +63,40 @@ import Testing
         }
     }
 
+    /// The broadword select against clearing the lowest set bit `rank` times: every rank
+    /// (past 64 too) of words of every density, and of every single bit and its complement.
+    @Test func indexOfSetBitMatchesClearingBitByBit() {
+        func slow(_ x: UInt64, _ rank: Int) -> Int {
+            var rest = x
+            for _ in 0..<rank where rest != 0 { rest &= rest - 1 }
+            return rest == 0 ? 64 : rest.trailingZeroBitCount
+        }
+        var words: [UInt64] = [0, .max, 0x8000_0000_0000_0000, 0x8080_8080_8080_8080, 0x00FF_00FF_00FF_00FF]
+        for bit in 0..<64 { words += [1 << UInt64(bit), ~(1 << UInt64(bit))] }
+        var random = JPEGIDCTLaneTests.SplitMix64(seed: 0x5E1E_C7)
+        for trial in 0..<20_000 {
+            // Sparse to dense: AND or OR of up to three draws.
+            let draws = (random.next(), random.next(), random.next())
+            switch trial % 5 {
+            case 0: words.append(draws.0 & draws.1 & draws.2)
+            case 1: words.append(draws.0 & draws.1)
+            case 2: words.append(draws.0)
+            case 3: words.append(draws.0 | draws.1)
+            default: words.append(draws.0 | draws.1 | draws.2)
+            }
+        }
+        var failures = 0
+        for x in words {
+            for rank in 0...70 where RefineMask.indexOfSetBit(x, rank: rank) != slow(x, rank) {
+                failures += 1
+                if failures <= 5 {
+                    Issue.record("x \(String(x, radix: 16)), rank \(rank): \(RefineMask.indexOfSetBit(x, rank: rank)), expected \(slow(x, rank))")
+                }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     /// jdphuff.c's correction, written out: a set bit adds 2^Al to the magnitude unless it is
     /// there already; the Int16 wraps as JCOEF arithmetic does on corrupt input.
     @Test func correctionsMatchTheBranchyForm() {

@@ -10,15 +10,14 @@ extension BaselineScan {
     /// code and value within the lookahead (`fastAC`, the value then shifted by Al); a code
     /// within the lookahead whose value, ZRL or EOBRUN bits are in hand; the careful calls for
     /// anything else. Each tier consumes what the careful one would, with fills at the same
-    /// points.
+    /// points. Values go to `target` (a block, or only its non-zero mask: `ACScanTarget`).
     @inline(__always)
-    mutating func decodeACFirst(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
-                                block: UnsafeMutablePointer<Int16>, ss: Int, se: Int, al: Int) -> Bool {
+    mutating func decodeACFirst<Target: ACScanTarget>(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
+                                                      into target: inout Target, ss: Int, se: Int, al: Int) -> Bool {
         if state.eobRun > 0 {
             state.eobRun -= 1
             return true
         }
-        let natural = self.natural
         let fast = slot.pointee.ac.fastAC, lookup = slot.pointee.ac.lookup
         var bits = HotBits(state.reader)
         var k = ss
@@ -32,7 +31,7 @@ extension BaselineScan {
                 bits.consume(Int(entry & 0xFF))
                 // Bound: k ≤ 63 + 15 = 78 < 80 entries (64…79 map to 63).
                 k &+= Int((entry >> 8) & 0xFF)
-                block[Int(natural[k])] = Int16(truncatingIfNeeded: Int(entry >> 16) << al)
+                target.write(Int16(truncatingIfNeeded: Int(entry >> 16) << al), at: k)
                 k &+= 1
                 continue
             }
@@ -46,7 +45,7 @@ extension BaselineScan {
                     bits.consume(s)
                     k &+= r  // Bound: as above
                     let extended = value < 1 << (s &- 1) ? value &- (1 << s) &+ 1 : value
-                    block[Int(natural[k])] = Int16(truncatingIfNeeded: extended << al)
+                    target.write(Int16(truncatingIfNeeded: extended << al), at: k)
                     k &+= 1
                     continue
                 }
@@ -75,7 +74,7 @@ extension BaselineScan {
                 k += r
                 guard let value = receiveExtend(s, base, end: end, closed: closed) else { return false }
                 // Bound: k ≤ 63 + 15 = 78 < 80 entries (64…79 map to 63).
-                block[Int(natural[k])] = Int16(truncatingIfNeeded: value << al)
+                target.write(Int16(truncatingIfNeeded: value << al), at: k)
             } else if r == 15 {
                 k += 15  // ZRL: sixteen zeros (this position and fifteen more)
             } else {

@@ -19,26 +19,26 @@ extension BaselineScan {
     /// been written in this block (corrections and the new value go to indices already walked),
     /// so its bit says what the coefficient-by-coefficient walk would have read there.
     ///
-    /// A component whose IDCT reads only the DC term (1×1, at 1/8 scale: `Slot.acNeeded` false)
-    /// takes its correction bits without applying them: they change magnitudes, never which
-    /// coefficients are non-zero (the only thing later scans read of them), and block
-    /// smoothing's estimate of the DC reads neighbours' DC terms only.
+    /// Values go to `target` (`ACScanTarget`): a block's coefficients, or only its non-zero
+    /// mask. A target that does not apply corrections — the mask, and a block whose IDCT reads
+    /// only the DC term (1×1, at 1/8 scale: `Slot.acNeeded` false) — takes its correction bits
+    /// and drops them: they change magnitudes, never which coefficients are non-zero (the only
+    /// thing later scans read of them), and block smoothing's estimate of the DC reads
+    /// neighbours' DC terms only.
     ///
     /// The bit state lives in a local `HotBits` as in `decodeBlock`: symbols whose code is
     /// within the lookahead and single bits (sign, correction, EOBRUN extension) are taken on
     /// it when they are in hand; anything else goes through the careful calls, which fill at
     /// the same points.
-    mutating func decodeACRefine(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
-                                 block: UnsafeMutablePointer<Int16>, ss: Int, se: Int, al: Int) -> Bool {
+    mutating func decodeACRefine<Target: ACScanTarget>(_ base: UnsafePointer<UInt8>, end: Int, closed: Bool, slot: UnsafePointer<Slot>,
+                                                       into target: inout Target, ss: Int, se: Int, al: Int) -> Bool {
         let natural = self.natural
         let lookup = slot.pointee.ac.lookup
         let p1 = Int16(truncatingIfNeeded: 1 << al)
         let m1 = Int16(truncatingIfNeeded: -1 << al)
-        let applies = slot.pointee.acNeeded
-        newNonZeroBlock = block
         var bits = HotBits(state.reader)
         // Bound: the scan header keeps 1 ≤ Ss ≤ Se ≤ 63, so every range below lies in 0…63.
-        var nonZero = RefineMask.nonZero(block) & RefineMask.indices(from: ss, through: se)
+        var nonZero = target.nonZero & RefineMask.indices(from: ss, through: se)
         var k = ss
         if state.eobRun == 0 {
             while k <= se {
@@ -95,15 +95,14 @@ extension BaselineScan {
                 }
                 let stop = zeros == 0 ? se + 1 : zeros.trailingZeroBitCount   // ≤ se + 1 ≤ 64
                 guard takeCorrections(nonZero & RefineMask.indices(from: k, below: stop), &bits, base, end: end,
-                                      closed: closed, block: block, p1: p1, m1: m1, applies: applies) else { return false }
+                                      closed: closed, target: &target, p1: p1, m1: m1) else { return false }
                 k = stop
                 if s != 0 {
                     // Bound: k ≤ se + 1 ≤ 64 < 80 entries (64 maps to 63). Past the band (no
                     // zero left for it) the value lands where jdphuff.c puts it: natural[se + 1].
-                    let position = Int(natural[k])
-                    block[position] = newValue
+                    target.write(newValue, at: k)
                     if k <= se { nonZero |= 1 &<< UInt64(k) }   // (past the band it is never read)
-                    if recordsUndo { newNonZero.append(position) }  // only an MCU that may suspend retries
+                    if recordsUndo { newNonZero.append(Int(natural[k])) }  // only an MCU that may suspend retries
                 }
                 k += 1
             }
@@ -112,7 +111,7 @@ extension BaselineScan {
             // The rest of the band in a block covered by an EOB run: corrections only.
             if k <= se {
                 guard takeCorrections(nonZero & RefineMask.indices(from: k, through: se), &bits, base, end: end,
-                                      closed: closed, block: block, p1: p1, m1: m1, applies: applies) else { return false }
+                                      closed: closed, target: &target, p1: p1, m1: m1) else { return false }
             }
             state.eobRun -= 1
         }
@@ -124,15 +123,17 @@ extension BaselineScan {
     /// if the bit is set and the coefficient lacks 2^Al, its magnitude gains 2^Al. Bits in
     /// hand are taken up to 32 at a time; when none is, the careful single-bit read fills (and
     /// may ask to suspend: false), exactly where the coefficient-by-coefficient walk would.
-    /// Without `applies`, the bits are consumed in the same pieces and dropped.
+    /// When the target does not apply corrections, the bits are consumed in the same pieces
+    /// and dropped.
     @inline(__always)
-    private mutating func takeCorrections(_ corrections: UInt64, _ bits: inout HotBits, _ base: UnsafePointer<UInt8>, end: Int,
-                                          closed: Bool, block: UnsafeMutablePointer<Int16>, p1: Int16, m1: Int16, applies: Bool) -> Bool {
+    private mutating func takeCorrections<Target: ACScanTarget>(_ corrections: UInt64, _ bits: inout HotBits, _ base: UnsafePointer<UInt8>,
+                                                                end: Int, closed: Bool, target: inout Target, p1: Int16, m1: Int16) -> Bool {
+        let applies = target.appliesCorrections
         var pending = corrections
         while pending != 0 {
             if bits.bitCount == 0 {
                 guard let bit = bits.bit(&state.reader, base, end: end, closed: closed) else { return false }
-                if applies { RefineMask.correct(block, natural, at: pending.trailingZeroBitCount, bit: bit, p1: p1, m1: m1) }
+                if applies { target.correct(at: pending.trailingZeroBitCount, bit: bit, p1: p1, m1: m1) }
                 pending &= pending &- 1
                 continue
             }
@@ -140,7 +141,7 @@ extension BaselineScan {
             let count = min(pending.nonzeroBitCount, bits.bitCount, 32)
             guard applies else {
                 bits.consume(count)
-                for _ in 0..<count { pending &= pending &- 1 }
+                pending &= UInt64.max << RefineMask.indexOfSetBit(pending, rank: count)   // (64: all taken, 0)
                 continue
             }
             let word = bits.peek(count)
@@ -148,7 +149,7 @@ extension BaselineScan {
             var shift = count
             repeat {
                 shift &-= 1
-                RefineMask.correct(block, natural, at: pending.trailingZeroBitCount, bit: (word &>> shift) & 1, p1: p1, m1: m1)
+                target.correct(at: pending.trailingZeroBitCount, bit: (word &>> shift) & 1, p1: p1, m1: m1)
                 pending &= pending &- 1
             } while shift > 0
         }

@@ -38,8 +38,13 @@ extension BaselineScan {
         case .sequential: return false
         case .dcFirst(let al): return decodeDCFirst(base, end: end, closed: closed, slot: slot, block: block, al: al)
         case .dcRefine(let al): return decodeDCRefine(base, end: end, closed: closed, block: block, al: al)
-        case .acFirst(let ss, let se, let al): return decodeACFirst(base, end: end, closed: closed, slot: slot, block: block, ss: ss, se: se, al: al)
-        case .acRefine(let ss, let se, let al): return decodeACRefine(base, end: end, closed: closed, slot: slot, block: block, ss: ss, se: se, al: al)
+        case .acFirst(let ss, let se, let al):
+            var target = CoefficientBlockTarget(block: block, natural: natural, appliesCorrections: slot.pointee.acNeeded)
+            return decodeACFirst(base, end: end, closed: closed, slot: slot, into: &target, ss: ss, se: se, al: al)
+        case .acRefine(let ss, let se, let al):
+            newNonZeroBlock = block   // where `run` undoes the new coefficients of a retried MCU
+            var target = CoefficientBlockTarget(block: block, natural: natural, appliesCorrections: slot.pointee.acNeeded)
+            return decodeACRefine(base, end: end, closed: closed, slot: slot, into: &target, ss: ss, se: se, al: al)
         }
     }
 
