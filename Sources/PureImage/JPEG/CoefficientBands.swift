@@ -8,11 +8,12 @@
 ///
 /// - Pass 1 decodes every scan in full. Blocks of the first band (and its margin) go into the
 ///   rings; every other block keeps only its non-zero mask (8 bytes a block, which the AC
-///   scans decode straight onto: `NonZeroMaskTarget`): a later scan's parsing depends on which coefficients are non-zero
-///   (T.81 G.1.2.3: a refinement scan reads a correction bit for each coefficient already
-///   non-zero and counts zero runs over the others), never on their values. At the start of each
-///   later band's held rows, each scan's entropy-decoder state is kept (bit position, EOB run,
-///   DC predictions, restart count). At EOI band 0 is rendered and the masks are freed.
+///   scans decode straight onto: `NonZeroMaskTarget`): a later scan's parsing depends on
+///   which coefficients are non-zero (T.81 G.1.2.3: a refinement scan reads a correction bit
+///   for each coefficient already non-zero and counts zero runs over the others), never on
+///   their values. At the start of each later band's held rows, each scan's entropy-decoder
+///   state is kept (bit position, EOB run, DC predictions, restart count). At EOI band 0 is
+///   rendered and the masks are freed.
 /// - Band k ≥ 1: the rings are cleared, every scan is resumed from its kept state over the
 ///   band's held rows only, and the band is rendered. When no block smoothing applies (the
 ///   scans completed the coefficients it looks at, as in most files) nothing reads the margins,
