@@ -18,11 +18,12 @@
 ///    updates.
 ///
 /// Errors are expected (the input is hostile); crashes, traps, leaks, hangs and memory blow-ups
-/// are what the fuzzer looks for. Two properties are checked too, because they are contracts:
+/// are what the fuzzer looks for. Three properties are checked too, because they are contracts:
 /// when the final data is in, the incremental source gives exactly the one-shot pixels (or fails
-/// the same way), whatever the chunking; and a file read in pieces gives the rows (or the kind of
-/// error) of its bytes in memory, which are the one-shot frame's. A difference traps, so
-/// libFuzzer keeps the input.
+/// the same way), whatever the chunking; a file read in pieces gives the rows (or the kind of
+/// error) of its bytes in memory, which are the one-shot frame's; and a JPEG decoded in
+/// coefficient bands gives the whole-image decode's rows. A difference traps, so libFuzzer keeps
+/// the input.
 public enum FuzzDriver {
     /// Frames decoded per input: enough for disposal and composition paths, bounded so an
     /// animation of many tiny frames does not dominate the run.
@@ -108,7 +109,10 @@ public enum FuzzDriver {
 
     /// The streaming paths: a thumbnail, and the scaled-down decode at a small limit. A
     /// progressive JPEG goes through the banded decode (bands of 1–3 MCU rows, chosen by the
-    /// input's length) that the downscaler keeps for files of more than 32 MB of coefficients.
+    /// input's length) that the downscaler keeps for files of more than 32 MB of coefficients,
+    /// and its frame 0 decoded in those bands must be the whole-image decode's (a band resumes
+    /// each scan from the state a first pass over non-zero masks left, so a mask that differs
+    /// from its block's coefficients shows as different rows).
     static func decodeScaled(_ bytes: [UInt8], format: ImageFormat?) {
         var options = Self.options
         options.decodeJPEGCoefficientsInBands(ofRows: 1 + bytes.count % 3)
@@ -116,6 +120,12 @@ public enum FuzzDriver {
         _ = try? source.thumbnail(maxPixelSize: 48, applyOrientation: true)
         _ = try? source.thumbnail(maxPixelSize: 48, from: .embeddedIfPresent)   // the EXIF IFD1 JPEG, when there is one
         _ = try? source.decodedAndScaledDown(limitBytes: 1 << 14)
+        if source.format == .jpeg {
+            let inBands = Rows(oneShotOf: bytes, options: options), whole = Rows(oneShotOf: bytes, options: Self.options)
+            if inBands != whole {
+                trap("frame 0 in bands of \(1 + bytes.count % 3) MCU rows differs from the whole-image decode on \(bytes.count) bytes: \(summary(inBands)) vs \(summary(whole))")
+            }
+        }
     }
 
     /// Frame 0's rows (and truncation), or the kind of error that ended the decode.
