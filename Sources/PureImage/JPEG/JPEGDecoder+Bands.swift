@@ -53,9 +53,13 @@ extension JPEGDecoder {
         guard completedRows % perRenderRow == 0 else { return }
         let row = completedRows / perRenderRow
         // rendered(k).lowerBound = k · bandRows.
-        if row > 0, row % bands.bandRows == 0, row / bands.bandRows < bands.count {
+        // Each kept state is charged to the decode's budget (a file of many scans keeps many).
+        func reserveState() throws(DecodeError) {
             try budget.reserve(Self.replayStateBytes, format: .jpeg, offset: nil)
             replayBytes += Self.replayStateBytes
+        }
+        if row > 0, row % bands.bandRows == 0, row / bands.bandRows < bands.count {
+            try reserveState()
             replayScans[last].ownStarts[row / bands.bandRows] = state
         }
         // held(k).lowerBound = max(0, k · bandRows − margin): row 0 starts every band whose
@@ -69,8 +73,7 @@ extension JPEGDecoder {
             candidates = k...k
         }
         for k in candidates where k >= 1 && k < bands.count && bands.held(k).lowerBound == row {
-            try budget.reserve(Self.replayStateBytes, format: .jpeg, offset: nil)
-            replayBytes += Self.replayStateBytes
+            try reserveState()
             replayScans[last].starts[k] = state
         }
     }
