@@ -52,8 +52,9 @@ public enum FuzzDriver {
             _ = decodeOneShot(bytes, format: format, allFrames: true)
             _ = Inspector.inspect(bytes, limits: limits)
         case .scaled:
-            decodeScaled(bytes, format: format)
-            decodeFromFile(bytes)
+            // A JPEG's one-shot frame 0 is decoded once, for both checks.
+            let jpegFrame = decodeScaled(bytes, format: format)
+            decodeFromFile(bytes, oneShotJPEG: jpegFrame)
         case .incremental:
             let oneShot = decodeOneShot(bytes, format: format, allFrames: false)
             let chunking: Chunking = bytes.count % 2 == 0 ? .fixed : .random
@@ -116,11 +117,12 @@ public enum FuzzDriver {
     /// coefficients shows as different rows). The banded decode also holds what the whole one
     /// does not — each scan's bytes and its entropy state at every band — so it may fail a
     /// memory limit the whole decode passes (a tall image of many scans): not a difference.
-    static func decodeScaled(_ bytes: [UInt8], format: ImageFormat?) {
+    /// Returns a JPEG's whole-image frame 0 (`decodeFromFile` compares with it too).
+    static func decodeScaled(_ bytes: [UInt8], format: ImageFormat?) -> Rows? {
         let bandRows = 1 + (bytes.count / 3) % 3
         var options = Self.options
         options.decodeJPEGCoefficientsInBands(ofRows: bandRows)
-        guard let source = try? makeSource(bytes, format: format, options: options) else { return }
+        guard let source = try? makeSource(bytes, format: format, options: options) else { return nil }
         _ = try? source.thumbnail(maxPixelSize: 48, applyOrientation: true)
         _ = try? source.thumbnail(maxPixelSize: 48, from: .embeddedIfPresent)   // the EXIF IFD1 JPEG, when there is one
         _ = try? source.decodedAndScaledDown(limitBytes: 1 << 14)
@@ -129,7 +131,9 @@ public enum FuzzDriver {
             if inBands != whole && inBands != .failed(.limitExceeded) {
                 trap("frame 0 in bands of \(bandRows) MCU rows differs from the whole-image decode on \(bytes.count) bytes: \(summary(inBands)) vs \(summary(whole))")
             }
+            return whole
         }
+        return nil
     }
 
     /// Frame 0's rows (and truncation), or the kind of error that ended the decode.
@@ -169,7 +173,9 @@ public enum FuzzDriver {
 
     /// The input as a file, decoded with `decodeRows(contentsOfFile:)` in pieces of 64–255 bytes
     /// (chosen by the input's length), must give `decodeRows` on the bytes.
-    static func decodeFromFile(_ bytes: [UInt8]) {
+    /// `oneShotJPEG`: frame 0 of the bytes when `decodeScaled` decoded it as a JPEG already (the
+    /// GIF window option below changes nothing for a JPEG).
+    static func decodeFromFile(_ bytes: [UInt8], oneShotJPEG: Rows? = nil) {
         let path = "/dev/shm/pureimage-fuzz-\(getpid())"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { return }
@@ -189,7 +195,7 @@ public enum FuzzDriver {
         if inMemory != fromFile {
             trap("decodeRows(contentsOfFile:) in pieces of \(window) differs from decodeRows on \(bytes.count) bytes: \(summary(fromFile)) vs \(summary(inMemory))")
         }
-        let oneShot = Rows(oneShotOf: bytes, options: options)
+        let oneShot = oneShotJPEG ?? Rows(oneShotOf: bytes, options: options)
         if inMemory != oneShot {
             trap("decodeRows differs from the one-shot frame 0 on \(bytes.count) bytes: \(summary(inMemory)) vs \(summary(oneShot))")
         }
