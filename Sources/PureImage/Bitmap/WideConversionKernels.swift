@@ -56,32 +56,67 @@ struct WideOpaqueConversion {
 
     /// Converts `height` rows of `width` pixels with `table` (`table(significantBits:)` for the
     /// source's samples), every pixel byte written (the caller's guarantee that the rows exist:
-    /// `PixelConverter.convert`).
+    /// `PixelConverter.convert`). A component's two bytes are adjacent (no alpha, swap groups of
+    /// at most 2 bytes: `init?`), so each sample is one 16-bit load in the source's byte order.
     func run(width: Int, height: Int, from source: PixelRows, into target: MutablePixelRows, table: [UInt8]) {
+        if sourceLayout.colorHigh[0] > sourceLayout.colorLow[0] {
+            run(LittleEndianSamples.self, width: width, height: height, from: source, into: target, table: table)
+        } else {
+            run(BigEndianSamples.self, width: width, height: height, from: source, into: target, table: table)
+        }
+    }
+
+    private func run<Samples: SampleByteOrder>(_: Samples.Type, width: Int, height: Int, from source: PixelRows,
+                                                into target: MutablePixelRows, table: [UInt8]) {
         let sourceRowBytes = source.bytesPerRow, targetRowBytes = target.bytesPerRow, step = sourceBytesPerPixel
-        let high = sourceLayout.colorHigh, low = sourceLayout.colorLow
-        // Gray reads its one sample three times.
-        let (h0, l0) = (high[0], low[0])
-        let (h1, l1) = gray ? (h0, l0) : (high[1], low[1])
-        let (h2, l2) = gray ? (h0, l0) : (high[2], low[2])
+        // Each component's lower byte offset: where its 16-bit sample starts.
+        let first = zip(sourceLayout.colorHigh, sourceLayout.colorLow).map { min($0, $1) }
         let fill = UInt32(255) << fillShift
         table.withUnsafeBufferPointer { table in
             guard let t = table.baseAddress, table.count == 65536 else { return }
+            // Bound: a 16-bit sample indexes the 65 536-entry table.
+            @inline(__always) func mapped(_ p: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+                UInt32(t[Samples.value(p.loadUnaligned(fromByteOffset: offset, as: UInt16.self))])
+            }
+            if gray {
+                // One look-up, copied into the three colour bytes by a multiply (≤ 255 in each
+                // byte: no carries).
+                let spread = UInt32(1) << redShift | UInt32(1) << greenShift | UInt32(1) << blueShift
+                let o = first[0]
+                for y in 0 ..< height {
+                    let s = source.base + y &* sourceRowBytes, d = target.base + y &* targetRowBytes
+                    for x in 0 ..< width {
+                        let word = mapped(s + x &* step, o) &* spread | fill
+                        d.storeBytes(of: word.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
+                    }
+                }
+                return
+            }
+            let (o0, o1, o2) = (first[0], first[1], first[2])
             for y in 0 ..< height {
-                let s = source.base + y &* sourceRowBytes
-                let d = target.base + y &* targetRowBytes
+                let s = source.base + y &* sourceRowBytes, d = target.base + y &* targetRowBytes
                 for x in 0 ..< width {
                     let p = s + x &* step
-                    // Bound: a 16-bit sample indexes the 65 536-entry table.
-                    let r = UInt32(t[Int(p.load(fromByteOffset: h0, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l0, as: UInt8.self))])
-                    let g = UInt32(t[Int(p.load(fromByteOffset: h1, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l1, as: UInt8.self))])
-                    let b = UInt32(t[Int(p.load(fromByteOffset: h2, as: UInt8.self)) &<< 8 | Int(p.load(fromByteOffset: l2, as: UInt8.self))])
-                    let word = r &<< redShift | g &<< greenShift | b &<< blueShift | fill
+                    let word = mapped(p, o0) &<< redShift | mapped(p, o1) &<< greenShift | mapped(p, o2) &<< blueShift | fill
                     d.storeBytes(of: word.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
                 }
             }
         }
     }
+}
+
+/// How a 16-bit sample stored in memory reads as a number: the source's byte order, as a type
+/// so that `WideOpaqueConversion.run` is specialised for each.
+private protocol SampleByteOrder {
+    static func value(_ stored: UInt16) -> Int
+}
+
+private enum LittleEndianSamples: SampleByteOrder {
+    @inline(__always) static func value(_ stored: UInt16) -> Int { Int(UInt16(littleEndian: stored)) }
+}
+
+private enum BigEndianSamples: SampleByteOrder {
+    @inline(__always) static func value(_ stored: UInt16) -> Int { Int(UInt16(bigEndian: stored)) }
 }
 
 /// Opaque 16-bit gray and RGB into the 16-bit RGB formats with an alpha or skip component

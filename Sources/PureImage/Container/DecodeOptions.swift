@@ -40,11 +40,12 @@ public struct DecodeOptions: Hashable, Sendable {
     /// Internal: the decoder writes its image in the format this output resolves to
     /// (`ImageDecodingOptions.Output.target`) as its rows are finished, instead of keeping a
     /// native image and converting it when it is delivered, so that `ImageSource.decode(at:)`
-    /// makes one full-size image. PNG converts each unfiltered scanline (`PNGDirectImage`;
+    /// makes one full-size image. PNG converts each unfiltered scanline (`DirectImage`;
     /// interlaced, colour-keyed and animated PNGs ignore it), TIFF each rendered band into the
     /// page (`TIFFPageDecoder`; float pages ignore it), a still GIF composes its canvas in a
     /// 4-byte target (`GIFCanvasFormat`), a still WebP converts its raster in place
-    /// (`WebPRaster.takeConverted`). JPEG ignores it (it has `jpegDirectFormat`).
+    /// (`WebPRaster.takeConverted`), a JPEG each rendered row (`DirectImage`) unless
+    /// `jpegDirectFormat` lets its renderer write the output itself.
     var directOutput: ImageDecodingOptions.Output?
 
     /// Internal: a Huffman progressive JPEG whose coefficients would take more than twice

@@ -294,15 +294,18 @@ public final class ImageSource: Sendable {
 
     /// Options for a decode of frame `index` that writes `output` itself, for the formats whose
     /// decoders can: JPEG's renderer (frame 0; `DecodeOptions.jpegDirectFormat`, 4-byte RGB
-    /// formats), a still PNG's unfiltered rows, a still GIF's canvas, a still WebP's raster and
+    /// formats; any other output converted row by row as rendered), a still PNG's unfiltered rows, a still GIF's canvas, a still WebP's raster and
     /// a TIFF page's rendered bands (`DecodeOptions.directOutput`). Nil otherwise — for animations, whose frames come
     /// from the shared decode, and for libtiff's RGBA output, which reads the page by itself.
     private func directOptions(for output: ImageDecodingOptions.Output, index: Int) -> DecodeOptions? {
         var direct = options
         switch format {
         case .jpeg where index == 0:
-            guard let target = Self.directJPEGFormat(for: output) else { return nil }
-            direct.jpegDirectFormat = target
+            // The renderer's own 4-byte RGB where it writes it (8-bit gray and colour), else
+            // each rendered row converted (`JPEGDecoder.directImage`).
+            guard output != .native, output != .libtiffRGBA else { return nil }
+            direct.jpegDirectFormat = Self.directJPEGFormat(for: output)
+            direct.directOutput = output
         case .png where index == 0:
             guard output != .native, let header = try? properties(), header.frames.isEmpty else { return nil }
             direct.directOutput = output
@@ -324,8 +327,8 @@ public final class ImageSource: Sendable {
     /// two (a 6 MP RGBA JPEG decode: 42 MB → 24 MB, and 40 → 25 ms). Nil when the shared decode
     /// (a TIFF: this page's) has run already — its frame is converted as usual. The decode is
     /// not kept: like `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`,
-    /// asking again decodes again. Images the decoder cannot write directly (CMYK and 12-bit
-    /// JPEGs, interlaced or colour-keyed PNGs, float TIFFs) come out of it native and are
+    /// asking again decodes again. Images the decoder cannot write directly (small JPEGs of
+    /// fewer than 8 or 16 significant bits, interlaced or colour-keyed PNGs, float TIFFs) come out of it native and are
     /// converted by `deliver` as from the shared decode, so the pixels are the same either way.
     private func decodeDirect(_ directOptions: DecodeOptions, index: Int, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
         if caches.withLock({ $0.session != nil || $0.page?.index == index }) { return nil }

@@ -315,13 +315,13 @@ extension ImageDecodingOptions.Output {
 /// `PixelConverter` — and the table it built — from band to band: a PNG streams a row per band,
 /// and a palette or 16-bit table built per row cost more than converting the row. The bytes are
 /// `ImageSource.convert`'s (the same converter routes); bands it does not take (float samples,
-/// fewer significant bits than their components) go through it.
+/// fewer significant bits than their components where no table takes them) go through it.
 final class BandConverter {
     private let output: ImageDecodingOptions.Output
     /// Pixels of the whole frame: what the tables are sized against.
     private let pixels: Int
     private let format: ImageFormat
-    private var cached: (source: PixelFormat, target: PixelFormat, converter: PixelConverter)?
+    private var cached: (source: PixelFormat, significantBits: Int, target: PixelFormat, converter: PixelConverter)?
 
     init(output: ImageDecodingOptions.Output, pixels: Int, format: ImageFormat) {
         self.output = output
@@ -332,18 +332,24 @@ final class BandConverter {
     /// The converter that takes `band` to the output, the output's format and its tight row
     /// length; nil for the bands it does not take (see the type's comment).
     private func converter(for band: Bitmap, hasAlpha: Bool) throws(DecodeError) -> (PixelConverter, PixelFormat, Int)? {
+        let significantBits = band.significantBitsPerComponent
         guard let target = output.target(native: band.format, hasAlpha: hasAlpha), target != band.format,
-              band.format.componentType != .float, band.significantBitsPerComponent == band.format.bitsPerComponent,
+              band.format.componentType != .float,
               let rowBytes = target.minimumBytesPerRow(width: band.width) else { return nil }
-        if let cached, cached.source == band.format, cached.target == target { return (cached.converter, target, rowBytes) }
+        if let cached, cached.source == band.format, cached.significantBits == significantBits, cached.target == target {
+            return (cached.converter, target, rowBytes)
+        }
         let converter: PixelConverter
         do {
-            converter = try PixelConverter(from: band.format, significantBits: band.format.bitsPerComponent, to: target,
+            converter = try PixelConverter(from: band.format, significantBits: significantBits, to: target,
                                            pixels: max(pixels, band.width * band.height))
         } catch {
+            // Samples of fewer significant bits that no table takes: the band is scaled to the
+            // full range first (`Bitmap.converted`), as the whole image would be.
+            if significantBits < band.format.bitsPerComponent { return nil }
             throw DecodeError(.unsupported, format: format, offset: nil, ContainerError.outputConversion(error.description))
         }
-        cached = (band.format, target, converter)
+        cached = (band.format, significantBits, target, converter)
         return (converter, target, rowBytes)
     }
 

@@ -105,6 +105,11 @@ extension JPEGDecoder {
                 rowSink(Bitmap(uncheckedWidth: width, height: 1, format: format, bytesPerRow: row.count, bytes: Array(row))
                     .withSignificantBits(precision))
             }
+        } else if fourByte == nil,
+                  let direct = try directImage(geometry: geometry, native: Self.nativeFormat(transform.colorModel, bits: frame.precision <= 8 ? 8 : 16),
+                                               precision: frame.precision, offset: offset) {
+            directImage = direct
+            sink = { row in direct.append(UnsafeRawBufferPointer(row)) }
         }
         let renderer: AnyJPEGRenderer
         do {
@@ -211,5 +216,22 @@ extension JPEGDecoder {
         Self.render(store, geometry: geometry, smoothing: smoothing, into: preview)
         let bitmap = nativeBitmap(preview, rows: geometry.outputHeight, bytes: preview.pixels)
         return PartialFrame(bitmap: bitmap, decodedRows: geometry.outputHeight, frameIndex: 0)
+    }
+
+    /// `DecodeOptions.directOutput` where the renderer cannot write the output itself
+    /// (`FourByteRGB`): the image each rendered row is converted into as it is emitted
+    /// (`DirectImage`), so that a 12-bit, 16-bit or CMYK JPEG decoded to the display format
+    /// holds the output image and a row of samples, not a native image and then its
+    /// conversion. Nil (the native image is kept and converted when delivered, as before) when
+    /// no output was asked for, when the output is the native format, or when no converter
+    /// takes rows of `precision` significant bits without scaling the whole image first
+    /// (`PixelConverter`; `Bitmap.converted` does that).
+    func directImage(geometry: FrameGeometry, native: PixelFormat, precision: Int, offset: Int) throws(DecodeError) -> DirectImage? {
+        guard let output = options.directOutput,
+              let target = output.target(native: native, hasAlpha: properties?.hasAlpha ?? false), target != native else { return nil }
+        let width = geometry.outputWidth, height = geometry.outputHeight
+        let significantBits = min(precision, native.bitsPerComponent)
+        guard let converter = try? PixelConverter(from: native, significantBits: significantBits, to: target, pixels: width * height) else { return nil }
+        return try DirectImage(width: width, height: height, converter: converter, budget: budget, format: .jpeg, offset: offset)
     }
 }

@@ -54,6 +54,9 @@ final class JPEGDecoder: FormatDecoder {
     /// bitmap; the full-size output is never allocated (`frame(at:)` is then unavailable). Set
     /// before the first `advance`.
     var rowSink: ((Bitmap) -> Void)?
+    /// The frame written in `DecodeOptions.directOutput` as its rows are rendered, when the
+    /// renderer cannot write that output itself (`directImage(geometry:native:precision:offset:)`).
+    var directImage: DirectImage?
     /// `pureimage inspect`: what this decoder reads, as it reads it (`FormatDecoder.structureLog`).
     var structureLog: StructureLog?
     /// Raw mode for TIFF's old-style JPEG: each component's sample rows before upsampling
@@ -119,10 +122,12 @@ final class JPEGDecoder: FormatDecoder {
     /// Native pixels: gray, RGB, or CMYK with 0 = no ink (Adobe files inverted, see
     /// Docs/JPEG.md), at the size `DecodeOptions.jpegScaleDenominator` gives (⌈X / N⌉ ×
     /// ⌈Y / N⌉; `properties` keeps the stored size). Rows not decoded yet are zero.
+    /// With `DecodeOptions.directOutput`, the frame in the output format (`directImage`).
     func frame(at index: Int) throws(DecodeError) -> Bitmap {
-        guard index == 0, let renderer, !renderer.isStreaming else {
+        guard index == 0, let renderer, !renderer.isStreaming || directImage != nil else {
             throw DecodeError(.malformed, format: .jpeg, offset: nil, ContainerError.frameOutOfRange(index: index, count: availableFrameCount))
         }
+        if let directImage { return directImage.finish() }
         return nativeBitmap(renderer, rows: renderer.geometry.outputHeight, bytes: renderer.pixels)
     }
 
@@ -166,7 +171,8 @@ final class JPEGDecoder: FormatDecoder {
             partialCache = frame.map { (completedScan.number, $0) }
             return frame
         }
-        guard let renderer, !renderer.isComplete, let bitmap = try? frame(at: 0) else { return nil }
+        // (A direct image is complete only at the end: `finish` fills the rows still missing.)
+        guard let renderer, !renderer.isComplete, directImage == nil, let bitmap = try? frame(at: 0) else { return nil }
         return PartialFrame(bitmap: bitmap, decodedRows: renderer.rowsDone, frameIndex: 0)
     }
 

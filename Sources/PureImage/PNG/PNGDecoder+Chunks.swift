@@ -40,8 +40,15 @@ extension PNGDecoder {
                 mainImage = try PNGImageData(header: header, budget: budget, offsetBase: chunk.dataOffset,
                                              streaming: rowSink != nil || direct != nil)
                 if let direct {
-                    directImage = try PNGDirectImage(width: header.width, height: header.height, native: direct.native, target: direct.target,
-                                                     budget: budget, offset: chunk.dataOffset)
+                    let converter: PixelConverter
+                    do {
+                        converter = try PixelConverter(from: direct.native, significantBits: direct.native.bitsPerComponent, to: direct.target,
+                                                       pixels: header.width * header.height)
+                    } catch {
+                        throw DecodeError(.unsupported, format: .png, offset: nil, ContainerError.outputConversion(error.description))
+                    }
+                    directImage = try DirectImage(width: header.width, height: header.height, converter: converter,
+                                                  budget: budget, format: .png, offset: chunk.dataOffset)
                 }
                 if let rowSink {
                     let rowHeader = PNGHeader(width: header.width, height: 1, bitDepth: header.bitDepth,
@@ -97,7 +104,7 @@ extension PNGDecoder {
     }
 
     /// `DecodeOptions.directOutput`: the formats a main image is written in as its rows are
-    /// unfiltered (`PNGDirectImage`) — where its scanlines are native rows and it is no
+    /// unfiltered (`DirectImage`) — where its scanlines are native rows and it is no
     /// animation's frame (acTL, PLTE and tRNS all come before the first IDAT, so this is known
     /// at the first IDAT). Nil: the image is stored and converted when it is delivered.
     func directFormats(_ header: PNGHeader) -> (native: PixelFormat, target: PixelFormat)? {

@@ -50,7 +50,7 @@ final class PNGDecoder: FormatDecoder {
     /// Streaming mode: the main image's rows have all gone to `rowSink`.
     var mainImageStreamed = false
     /// The main image written in the caller's format as its rows arrive (`DecodeOptions.directOutput`).
-    var directImage: PNGDirectImage?
+    var directImage: DirectImage?
     /// Properties only: the first IDAT has been seen (its data is skipped, so `mainImage` stays nil).
     var mainImageSeen = false
     /// Whether the IDAT stream has begun, in either mode.

@@ -3,7 +3,8 @@ import Testing
 
 /// `ImageSource.decode(at:)` to anything but the native format runs a decode that writes the
 /// requested format itself (`DecodeOptions.directOutput`): a still PNG converts each scanline as
-/// it is unfiltered (`PNGDirectImage`), a TIFF page each rendered band (`TIFFPageDecoder`), a
+/// it is unfiltered (`DirectImage`), a JPEG each rendered row its renderer does not write as
+/// 4-byte RGB itself (`DirectImage`), a TIFF page each rendered band (`TIFFPageDecoder`), a
 /// still GIF composes its canvas in the format (`GIFCanvasFormat`), a still WebP converts each
 /// batch of rows in place as it is written (`WebPRaster.convertRows(to:)`; the lossy codec
 /// writes the display format itself). Each must give the bytes of the native decode
@@ -78,6 +79,33 @@ struct DirectOutputTests {
         // Interlaced and colour-keyed files are stored and converted; the rest is written directly.
         #expect(counts.direct > counts.compared / 3, "\(counts.direct) of \(counts.compared) decodes were written directly")
         #expect(counts.truncated > 50, "\(counts.truncated) truncated copies decoded")
+    }
+
+    /// `directFrame` gives the decoder `directOutput` alone (not `jpegDirectFormat`), so every
+    /// JPEG here goes through `DirectImage`; `ImageSource` gives both, so the 8-bit colour and
+    /// gray files it decodes are written by the renderer as 4-byte RGB (JPEGDirectFormatTests).
+    @Test func jpeg() throws {
+        let counts = try Self.compareCorpus("jpeg", as: .jpeg)
+        #expect(counts.direct > counts.compared / 2, "\(counts.direct) of \(counts.compared) decodes were written directly")
+        #expect(counts.truncated > 50, "\(counts.truncated) truncated copies decoded")
+    }
+
+    /// 12-bit and 16-bit JPEGs to the display format: converted row by row through the 65 536-entry
+    /// table (`WideOpaqueConversion`) when the image has enough pixels for it, else kept native
+    /// and converted whole (a small image's samples scaled to the full range first) — the same
+    /// bytes either way.
+    @Test(arguments: [("jpeg/jpeg-decoder/reftest/lossless/2/MR4.jpg", true),
+                      ("jpeg/jpeg-decoder/reftest/lossless/1/jpeg_lossless_sel2.jpg", true),
+                      ("jpeg/jpegsuite/extended_arithmetic/32x32x12_ycbcr_interleaved.jpg", false)])
+    func wideJPEGSamples(path: String, writtenDirectly: Bool) throws {
+        let bytes = try Corpus.read(path)
+        let native = try ImageSource(bytes: bytes, format: .jpeg).decode(options: .init(output: .native))
+        #expect(native.bitmap.format.bitsPerComponent == 16)
+        let display = try ImageSource(bytes: bytes, format: .jpeg).decode(options: .init(output: .display))
+        #expect(display.bitmap.bytes == (try Self.expected(native, .display)).bytes)
+        #expect(display.bitmap.format == .display(hasAlpha: false))
+        let direct = Self.directFrame(.jpeg, bytes, index: 0, .display)
+        #expect((direct?.format == .display(hasAlpha: false)) == writtenDirectly)
     }
 
     @Test func tiff() throws {

@@ -1,57 +1,61 @@
-/// A PNG's main image decoded straight into the format the caller asked for
-/// (`DecodeOptions.directOutput`, which `ImageSource.decode(at:)` sets for frame 0): each
-/// scanline is converted the moment it is unfiltered, from the inflate block into the one image
-/// the decode delivers. No image in the stored format exists and no conversion pass follows; for
-/// an RGB8 file decoded to RGBA that saves a stored image (9 MB at 2000×1500, its page faults)
-/// and a pass over it.
+/// An image decoded straight into the format the caller asked for (`DecodeOptions.directOutput`,
+/// which `ImageSource.decode(at:)` sets for frame 0): each row is converted the moment the
+/// decoder finishes it, into the one image the decode delivers. No image in the decoder's own
+/// format exists and no conversion pass follows; for an RGB8 PNG decoded to RGBA that saves a
+/// stored image (9 MB at 2000×1500, its page faults) and a pass over it.
 ///
-/// Only where the unfiltered scanline is a row of the native format (`PNGPixelExpansion
-/// .storedRowFormat`): not for gray or RGB with a tRNS colour key (its alpha is made in a pass of
-/// its own), not for Adam7 (a row is final only after pass 7), not for APNG (frames are
-/// composed from the native default image). `PNGDecoder.beginDirectImage` decides.
-final class PNGDirectImage {
+/// Used where a decoder's finished rows are rows of its native format, in order:
+/// - a PNG's unfiltered scanlines (`PNGPixelExpansion.storedRowFormat`) — not gray or RGB with a
+///   tRNS colour key (its alpha is made in a pass of its own), not Adam7 (a row is final only
+///   after pass 7), not APNG (frames are composed from the native default image);
+///   `PNGDecoder.directFormats` decides;
+/// - a JPEG's rendered rows when its renderer cannot write the output itself (`FourByteRGB`
+///   covers 8-bit gray and RGB to 4-byte formats): 12-bit and 16-bit samples, CMYK, other
+///   targets; `JPEGDecoder.directImage(for:)` decides.
+final class DirectImage {
     let width: Int
     let height: Int
     let format: PixelFormat
     private let native: PixelFormat
     private let converter: PixelConverter
-    /// Target rows, tight. Uninitialised on purpose: every row is written before the image is
-    /// handed out — by `append`, or by `finish` for rows the file never delivered.
+    /// Target rows, tight. Uninitialised on purpose when the converter writes every byte of a
+    /// row (zeroed otherwise, as a converted bitmap's are): every row is written before the
+    /// image is handed out — by `append`, or by `finish` for rows the file never delivered.
     private var bytes: [UInt8]
     private let rowBytes: Int
     private(set) var rowsWritten = 0
     private let budget: MemoryBudget
     private var reservedBytes: Int
 
-    /// Throws what a conversion of the native image to `target` would (`outputConversion`), or
-    /// `limitExceeded` when the image does not fit the decode's memory.
-    init(width: Int, height: Int, native: PixelFormat, target: PixelFormat, budget: MemoryBudget, offset: Int) throws(DecodeError) {
-        do {
-            converter = try PixelConverter(from: native, significantBits: native.bitsPerComponent, to: target, pixels: width * height)
-        } catch {
-            throw DecodeError(.unsupported, format: .png, offset: nil, ContainerError.outputConversion(error.description))
-        }
+    /// `converter` takes the decoder's native rows to the target, by the route and tables a
+    /// conversion of the whole native image would take (`PixelConverter(…, pixels: width ×
+    /// height)`). Throws `limitExceeded` when the image does not fit the decode's memory.
+    init(width: Int, height: Int, converter: PixelConverter, budget: MemoryBudget,
+         format imageFormat: ImageFormat, offset: Int) throws(DecodeError) {
+        self.converter = converter
+        let target = converter.target
         guard let rowBytes = target.minimumBytesPerRow(width: width) else {
-            throw DecodeError(.limitExceeded, format: .png, offset: offset,
+            throw DecodeError(.limitExceeded, format: imageFormat, offset: offset,
                               LimitReason.tooManyPixels(width: width, height: height, limit: budget.limits.maxPixels))
         }
-        let total = try SizeMath.allocationSize(rowBytes, height, limits: budget.limits, format: .png, offset: offset)
-        try budget.reserve(total, format: .png, offset: offset)
+        let total = try SizeMath.allocationSize(rowBytes, height, limits: budget.limits, format: imageFormat, offset: offset)
+        try budget.reserve(total, format: imageFormat, offset: offset)
         self.width = width
         self.height = height
         self.format = target
-        self.native = native
+        native = converter.source
         self.rowBytes = rowBytes
         self.budget = budget
         reservedBytes = total
-        bytes = [UInt8](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+        bytes = converter.writesWholeRows ? [UInt8](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+                                          : [UInt8](repeating: 0, count: total)
     }
 
     deinit {
         budget.release(reservedBytes)
     }
 
-    /// The next row, unfiltered, in the native format (at least its row bytes). Rows past the
+    /// The next row in the native format (at least its row bytes). Rows past the
     /// height are ignored (the decoder never sends them).
     func append(_ row: UnsafeRawBufferPointer) {
         guard rowsWritten < height, let source = row.baseAddress,
