@@ -11,7 +11,7 @@
 ///   `PNGDecoder.directFormats` decides;
 /// - a JPEG's rendered rows when its renderer cannot write the output itself (`FourByteRGB`
 ///   covers 8-bit gray and RGB to 4-byte formats): 12-bit and 16-bit samples, CMYK, other
-///   targets; `JPEGDecoder.directImage(for:)` decides.
+///   targets; `JPEGDecoder.directImage(geometry:native:precision:offset:)` decides.
 final class DirectImage {
     let width: Int
     let height: Int

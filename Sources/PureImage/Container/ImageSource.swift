@@ -294,9 +294,10 @@ public final class ImageSource: Sendable {
 
     /// Options for a decode of frame `index` that writes `output` itself, for the formats whose
     /// decoders can: JPEG's renderer (frame 0; `DecodeOptions.jpegDirectFormat`, 4-byte RGB
-    /// formats; any other output converted row by row as rendered), a still PNG's unfiltered rows, a still GIF's canvas, a still WebP's raster and
-    /// a TIFF page's rendered bands (`DecodeOptions.directOutput`). Nil otherwise — for animations, whose frames come
-    /// from the shared decode, and for libtiff's RGBA output, which reads the page by itself.
+    /// formats; any other output converted row by row as rendered), a still PNG's unfiltered
+    /// rows, a still GIF's canvas, a still WebP's raster and a TIFF page's rendered bands
+    /// (`DecodeOptions.directOutput`). Nil otherwise — for animations, whose frames come from
+    /// the shared decode, and for libtiff's RGBA output, which reads the page by itself.
     private func directOptions(for output: ImageDecodingOptions.Output, index: Int) -> DecodeOptions? {
         var direct = options
         switch format {
@@ -328,8 +329,9 @@ public final class ImageSource: Sendable {
     /// (a TIFF: this page's) has run already — its frame is converted as usual. The decode is
     /// not kept: like `CGImageSourceCreateImageAtIndex` without `kCGImageSourceShouldCache`,
     /// asking again decodes again. Images the decoder cannot write directly (small JPEGs of
-    /// fewer than 8 or 16 significant bits, interlaced or colour-keyed PNGs, float TIFFs) come out of it native and are
-    /// converted by `deliver` as from the shared decode, so the pixels are the same either way.
+    /// fewer than 8 or 16 significant bits, interlaced or colour-keyed PNGs, float TIFFs) come
+    /// out of it native and are converted by `deliver` as from the shared decode, so the pixels
+    /// are the same either way.
     private func decodeDirect(_ directOptions: DecodeOptions, index: Int, _ decoding: ImageDecodingOptions) throws(DecodeError) -> DecodedFrame? {
         if caches.withLock({ $0.session != nil || $0.page?.index == index }) { return nil }
         let session = DecodeSession(format: format, decoder: try DecodeSession.makeDecoder(for: format, options: directOptions),
