@@ -32,7 +32,8 @@ enum TIFFDecompressor {
     /// chunk) and `storedRows`, the rows the chunk holds (a tile's rows below the image are
     /// decoded too, then dropped).
     /// `zeroed`, when it holds `expected` bytes, is zeros to decode into (a reused buffer, taken
-    /// over: the caller keeps no reference, so it is written in place).
+    /// over: the caller keeps no reference, so it is written in place) — or any bytes for an
+    /// uncompressed chunk whose input holds all `expected` of them, which are all overwritten.
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
                        limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0,
                        chunkIndex: Int = 0, zeroed: consuming [UInt8] = []) throws(DecodeError) -> Outcome {

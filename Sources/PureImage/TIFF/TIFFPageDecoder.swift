@@ -45,11 +45,16 @@ final class TIFFPageDecoder {
 
     /// `count` zero bytes: the recycled buffer cleared, or a new one.
     private func zeroedBuffer(_ count: Int) -> [UInt8] {
+        zeroedBuffer(count, clearing: true)
+    }
+
+    /// `clearing: false`: the caller overwrites every byte, so a reused buffer keeps what it held.
+    private func zeroedBuffer(_ count: Int, clearing: Bool) -> [UInt8] {
         guard var reused = scratch?.bytes, let dirty = scratch?.dirty, reused.count == count else {
             return [UInt8](repeating: 0, count: count)
         }
         scratch = nil   // `reused` is then the storage's only reference: cleared in place
-        let end = min(dirty, count)
+        let end = clearing ? min(dirty, count) : 0
         if end > 0 { reused.withUnsafeMutableBytes { _ = $0[0 ..< end].initializeMemory(as: UInt8.self, repeating: 0) } }
         return reused
     }
@@ -224,9 +229,12 @@ final class TIFFPageDecoder {
         }
         let expected = try SizeMath.allocationSize(keptRows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
         guard let chunk = try chunkBytes(index, in: reader) else { return nil }
+        // An uncompressed chunk with all its bytes in the input is copied over the whole buffer:
+        // clearing it first would be a pass for nothing (a page of one-row strips: every strip).
+        let overwritten = layout.compression == 1 && chunk.data.count >= expected
         var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
                                                   ccitt: &ccitt, storedRows: storedRows, chunkIndex: index,
-                                                  zeroed: zeroedBuffer(expected))
+                                                  zeroed: zeroedBuffer(expected, clearing: !overwritten))
         if let problem = outcome.problem {
             warnings.append(DecodeWarning(offset: chunk.offset, problem))
             if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = reader.size }
