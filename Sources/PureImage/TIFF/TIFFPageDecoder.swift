@@ -48,9 +48,12 @@ final class TIFFPageDecoder {
         zeroedBuffer(count, clearing: true)
     }
 
-    /// `clearing: false`: the caller overwrites every byte, so a reused buffer keeps what it held.
+    /// `clearing: false`: the caller overwrites every byte, so a reused buffer keeps what it held
+    /// and a new one is left unfilled (filling a page-sized strip with zeros first was a pass
+    /// over fresh memory for nothing).
     private func zeroedBuffer(_ count: Int, clearing: Bool) -> [UInt8] {
         guard var reused = scratch?.bytes, let dirty = scratch?.dirty, reused.count == count else {
+            if !clearing { return [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count } }
             return [UInt8](repeating: 0, count: count)
         }
         scratch = nil   // `reused` is then the storage's only reference: cleared in place
