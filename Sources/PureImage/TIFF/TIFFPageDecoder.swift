@@ -107,6 +107,10 @@ final class TIFFPageDecoder {
         let band = nextBand
         let top = band * layout.chunkHeight
         let rows = min(layout.chunkHeight, layout.height - top)
+        if rowSink == nil, try storeUncompressedBand(band, top: top, rows: rows, reader: reader) {
+            nextBand += 1
+            return
+        }
         let rendered: Bitmap
         if layout.isSubsampledYCbCr {
             rendered = try decodeSubsampledYCbCrBand(band, rows: rows, reader: reader)
@@ -154,15 +158,72 @@ final class TIFFPageDecoder {
         bitmap?.bytes.replaceSubrange(start ..< start + rendered.bytes.count, with: rendered.bytes)
     }
 
+    /// Whether the page's stored rows are its rendered rows as they are: 8-bit RGB, three
+    /// samples a pixel, chunky, uncompressed strips without a predictor or bit reversal — what
+    /// `TIFFRendering.render` hands back unchanged (`TIFFSampleGatherer.gather` returns the
+    /// plane itself).
+    private var storedRowsAreRendered: Bool {
+        layout.compression == 1 && layout.photometric == .rgb && layout.bitsPerSample == 8 && layout.sampleFormat == 1
+            && layout.samplesPerPixel == 3 && layout.extraSamples.isEmpty && !layout.isPlanar && !layout.isTiled
+            && layout.chunksAcross == 1 && layout.chunkWidth == layout.width && layout.predictor == 1 && !layout.reversedBits
+    }
+
+    /// An uncompressed band whose stored rows are its rendered rows (`storedRowsAreRendered`) and
+    /// whose strip is all in the input: written into the page from the input where it lies —
+    /// converted in direct mode, copied otherwise — instead of copied into a chunk buffer first
+    /// and from there into the page (libtiff's RGBA interface reads such strips where a mapped
+    /// file has them, too). False, with nothing done, for any other band: a short or missing
+    /// strip goes the general way, which warns and places what there is.
+    private func storeUncompressedBand(_ band: Int, top: Int, rows: Int, reader: RandomAccessReader) throws(DecodeError) -> Bool {
+        guard storedRowsAreRendered, band < layout.offsets.count, band < layout.byteCounts.count else { return false }
+        let rowBytes = layout.planeRowBytes
+        let offset = layout.offsets[band]
+        guard let expected = SizeMath.product(rowBytes, rows), layout.byteCounts[band] >= expected,
+              offset >= 0, offset <= reader.size - expected else { return false }
+        if bitmap == nil {
+            try startPage(format: PixelFormat(colorModel: .rgb, bitsPerComponent: 8, alphaInfo: .none), bytesPerRow: rowBytes, significantBits: 8)
+        }
+        // (A native page has the strip's tight rows: the copy below is one run.)
+        guard let pageRowBytes = bitmap?.bytesPerRow, converter != nil || pageRowBytes == rowBytes else { return false }
+        let stored: ArraySlice<UInt8>
+        do throws(ByteReaderError) {
+            stored = try reader.getBytes(at: offset, count: expected)
+        } catch {
+            // As `chunkBytes`: only a file read at offsets fails here (it shrank, or a read failed).
+            throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "strip or tile \(band)"))
+        }
+        guard stored.count == expected else { return false }
+        let converter = self.converter
+        stored.withUnsafeBytes { band in
+            bitmap?.bytes.withUnsafeMutableBytes { page in
+                guard let from = band.baseAddress, let to = page.baseAddress else { return }
+                // Rows top ..< top + rows of the page (top + rows ≤ layout.height) at its stride;
+                // the strip holds `rows` rows of `rowBytes` (checked above).
+                if let converter {
+                    converter.convert(width: layout.width, rows: rows, from: PixelRows(base: from, bytesPerRow: rowBytes),
+                                      into: MutablePixelRows(base: to + top * pageRowBytes, bytesPerRow: pageRowBytes))
+                } else {
+                    // A native page: tight rows of the same length, one contiguous copy.
+                    (to + top * pageRowBytes).copyMemory(from: from, byteCount: expected)
+                }
+            }
+        }
+        return true
+    }
+
     /// The page, in the first band's format or — in direct mode — the output's (every band of a
     /// page has the first band's format). Reserved in the budget for as long as the decoder
     /// keeps the page. A direct page whose every byte the conversion writes is not zero-filled:
     /// every band of the page is decoded before it is handed out.
     private func startPage(_ first: Bitmap) throws(DecodeError) {
-        var format = first.format, rowBytes = first.bytesPerRow
-        if let output = directOutput, let target = output.target(native: first.format, hasAlpha: layout.alpha != .none),
-           target != first.format, let targetRowBytes = target.minimumBytesPerRow(width: layout.width),
-           let made = try? PixelConverter(from: first.format, significantBits: first.significantBitsPerComponent, to: target,
+        try startPage(format: first.format, bytesPerRow: first.bytesPerRow, significantBits: first.significantBitsPerComponent)
+    }
+
+    private func startPage(format native: PixelFormat, bytesPerRow: Int, significantBits: Int) throws(DecodeError) {
+        var format = native, rowBytes = bytesPerRow
+        if let output = directOutput, let target = output.target(native: native, hasAlpha: layout.alpha != .none),
+           target != native, let targetRowBytes = target.minimumBytesPerRow(width: layout.width),
+           let made = try? PixelConverter(from: native, significantBits: significantBits, to: target,
                                           pixels: layout.width * layout.height) {
             converter = made
             format = target
