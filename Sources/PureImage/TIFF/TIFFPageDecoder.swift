@@ -185,14 +185,9 @@ final class TIFFPageDecoder {
         }
         // (A native page has the strip's tight rows: the copy below is one run.)
         guard let pageRowBytes = bitmap?.bytesPerRow, converter != nil || pageRowBytes == rowBytes else { return false }
-        let stored: ArraySlice<UInt8>
-        do throws(ByteReaderError) {
-            stored = try reader.getBytes(at: offset, count: expected)
-        } catch {
-            // As `chunkBytes`: only a file read at offsets fails here (it shrank, or a read failed).
-            throw DecodeError(.truncated, format: .tiff, offset: error.offset, TIFFError.truncated(inside: "strip or tile \(band)"))
-        }
-        guard stored.count == expected else { return false }
+        // (The strip is in the input — checked above — so `chunkBytes` warns of nothing here.)
+        guard let chunk = try chunkBytes(band, in: reader), chunk.data.count >= expected else { return false }
+        let stored = chunk.data.prefix(expected)
         let converter = self.converter
         stored.withUnsafeBytes { band in
             bitmap?.bytes.withUnsafeMutableBytes { page in
