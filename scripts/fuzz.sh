@@ -5,6 +5,8 @@
 #   bash scripts/fuzz.sh FORMAT SECONDS [libFuzzer flags...]     FORMAT: png jpeg gif tiff webp any
 #   bash scripts/fuzz.sh --replay [FILES or FOLDERS...]          re-run inputs without sanitizers,
 #                                                                timing each (the "≤ 1 s" check)
+#   bash scripts/fuzz.sh --build FORMAT...                       only build the harnesses (CI
+#                                                                builds them beside its other builds)
 #
 # Inputs: the seed corpus built from the shared corpus (PUREIMAGE_CORPUS, default
 # ../shared/corpus) by Fuzz/make_seeds.py into .fuzz/seeds, the committed regression files
@@ -31,31 +33,41 @@ if [ "${1:-}" = "--replay" ]; then
   exec Fuzz/.build-replay/release/fuzz-replay "$@"
 fi
 
-format="${1:?usage: fuzz.sh FORMAT SECONDS [libFuzzer flags]}"
-seconds="${2:?usage: fuzz.sh FORMAT SECONDS [libFuzzer flags]}"
-shift 2
-case "$format" in png|jpeg|gif|tiff|webp|any) ;; *) echo "fuzz.sh: unknown format $format" >&2; exit 2 ;; esac
-
 # Coverage: edges with inline 8-bit counters, without libFuzzer's comparison tracing
 # (trace-cmp): tracing every comparison made the pixel loops 2.6x slower (336 vs 883 exec/s on
 # the PNG corpus, measured), and the dictionaries in Fuzz/dictionaries supply the magic values
 # (chunk types, markers, tags) that tracing would otherwise discover.
-echo "== building fuzz-$format (release, -sanitize=fuzzer,address)"
-# A failed build must stop the run: the binary left from an earlier build would otherwise be
-# fuzzed as if it were this tree's. (SwiftPM has also kept a stale list of the library's
-# files in this package's build plan: a file added to Sources/PureImage was missing from the
-# compile. Touching the manifest makes it plan again, at the cost of a few seconds.)
-mkdir -p .fuzz
-touch Fuzz/Package.swift
-build_status=0
-swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address \
-  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table --product "fuzz-$format" >".fuzz/build-$format.log" 2>&1 \
-  || build_status=$?
-grep -E "error|Compiling|Build complete" ".fuzz/build-$format.log" || true
-if [ "$build_status" -ne 0 ]; then
-  echo "fuzz.sh: building fuzz-$format failed (exit $build_status); see .fuzz/build-$format.log" >&2
-  exit 1
+build_harness() {
+  local format="$1"
+  case "$format" in png|jpeg|gif|tiff|webp|any) ;; *) echo "fuzz.sh: unknown format $format" >&2; exit 2 ;; esac
+  echo "== building fuzz-$format (release, -sanitize=fuzzer,address)"
+  # A failed build must stop the run: the binary left from an earlier build would otherwise be
+  # fuzzed as if it were this tree's. (SwiftPM has also kept a stale list of the library's
+  # files in this package's build plan: a file added to Sources/PureImage was missing from the
+  # compile. Touching the manifest makes it plan again, at the cost of a few seconds.)
+  mkdir -p .fuzz
+  touch Fuzz/Package.swift
+  local build_status=0
+  swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address \
+    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table --product "fuzz-$format" >".fuzz/build-$format.log" 2>&1 \
+    || build_status=$?
+  grep -E "error|Compiling|Build complete" ".fuzz/build-$format.log" || true
+  if [ "$build_status" -ne 0 ]; then
+    echo "fuzz.sh: building fuzz-$format failed (exit $build_status); see .fuzz/build-$format.log" >&2
+    exit 1
+  fi
+}
+
+if [ "${1:-}" = "--build" ]; then
+  shift
+  for format in "$@"; do build_harness "$format"; done
+  exit 0
 fi
+
+format="${1:?usage: fuzz.sh FORMAT SECONDS [libFuzzer flags]}"
+seconds="${2:?usage: fuzz.sh FORMAT SECONDS [libFuzzer flags]}"
+shift 2
+build_harness "$format"
 binary=Fuzz/.build/release/fuzz-$format
 [ -x "$binary" ] || { echo "fuzz.sh: $binary was not built" >&2; exit 1; }
 

@@ -9,6 +9,7 @@
 #                                         # on Linux, and Swift traps on overflow and out-of-bounds
 #                                         # indexing in every build (Docs/Robustness.md)
 #   bash scripts/sanitize.sh thread       # ThreadSanitizer: ImageSource shared between threads
+#   bash scripts/sanitize.sh thread --build-only   # only build (CI builds it beside its other builds)
 #   ... any further argument goes to `swift test` (e.g. --filter PNG)
 #
 # Corpus tests run when PUREIMAGE_CORPUS is set, as in scripts/test.sh.
@@ -17,8 +18,12 @@ cd "$(dirname "$0")/.."
 sanitizer="${1:?usage: sanitize.sh address|undefined|thread [swift test arguments]}"
 shift
 case "$sanitizer" in address|undefined|thread) ;; *) echo "sanitize.sh: unknown sanitizer $sanitizer" >&2; exit 2 ;; esac
+build_only=no
+if [ "${1:-}" = "--build-only" ]; then build_only=yes; shift; fi
 bash scripts/install-deps.sh
-bash scripts/generate-corpus.sh
+# The tests read Conformance/generated; a build alone does not (and must not write it while
+# scripts/test.sh may be generating it beside this build).
+[ "$build_only" = yes ] || bash scripts/generate-corpus.sh
 
 scratch=".build-$sanitizer"
 if [ "$sanitizer" = undefined ]; then
@@ -30,7 +35,9 @@ else
   flags=(-c release -Xswiftc -enable-testing --sanitize="$sanitizer" --scratch-path "$scratch")
 fi
 echo "== building with -sanitize=$sanitizer in $scratch"
-swift build "${flags[@]}" --build-tests 2>&1 | { grep -E "error|Compiling|Build complete" || true; }
+build_status=0
+swift build "${flags[@]}" --build-tests 2>&1 | { grep -E "error|Compiling|Build complete" || true; } || build_status=$?
+if [ "$build_only" = yes ]; then exit "$build_status"; fi
 export SWIFT_BACKTRACE=enable=no          # the Swift backtracer and the sanitizers' handlers collide
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=1}"

@@ -202,7 +202,13 @@ import Testing
     /// path) and tight ones (written into fresh memory, every byte by the table).
     @Test(arguments: [1, 2, 4])
     func packedLookUpEqualsTheGeneralPath(bits: Int) throws {
-        let palette = try #require(Palette(rgba: (0..<(1 << bits)).flatMap { i -> [UInt8] in [UInt8(i * 40 % 256), 7, 200, UInt8(255 - i)] }))
+        // Typed step by step: as one expression inside #require this line took 18 s to type-check.
+        var paletteBytes: [UInt8] = []
+        for i in 0..<(1 << bits) {
+            let red = UInt8(i * 40 % 256), alpha = UInt8(255 - i)
+            paletteBytes += [red, 7, 200, alpha]
+        }
+        let palette = try #require(Palette(rgba: paletteBytes))
         #expect(683 * 3 >= Bitmap.packedLookUpMinimumPixels && 64 * 3 < Bitmap.packedLookUpMinimumPixels)
         for model in [ColorModel.gray, .indexed(palette)] {
             let source = PixelFormat(colorModel: model, bitsPerComponent: bits, alphaInfo: .none)
