@@ -158,30 +158,30 @@ final class TIFFPageDecoder {
         bitmap?.bytes.replaceSubrange(start ..< start + rendered.bytes.count, with: rendered.bytes)
     }
 
-    /// Whether the page's stored rows are its rendered rows as they are: 8-bit RGB, three
-    /// samples a pixel, chunky, uncompressed strips without a predictor or bit reversal — what
-    /// `TIFFRendering.render` hands back unchanged (`TIFFSampleGatherer.gather` returns the
-    /// plane itself).
-    private var storedRowsAreRendered: Bool {
-        layout.compression == 1 && layout.photometric == .rgb && layout.bitsPerSample == 8 && layout.sampleFormat == 1
-            && layout.samplesPerPixel == 3 && layout.extraSamples.isEmpty && !layout.isPlanar && !layout.isTiled
-            && layout.chunksAcross == 1 && layout.chunkWidth == layout.width && layout.predictor == 1 && !layout.reversedBits
+    /// The rendered format of an uncompressed page whose stored rows are its rendered rows as
+    /// they are (`TIFFRendering.formatOfUnchangedSamples`: 8-bit gray, RGB, alpha or CMYK, or
+    /// 16-bit in a big-endian file), in strips without a predictor or bit reversal; nil for
+    /// every other page.
+    private var formatOfStoredRows: PixelFormat? {
+        guard layout.compression == 1, !layout.isTiled, layout.chunksAcross == 1, layout.chunkWidth == layout.width,
+              layout.predictor == 1, !layout.reversedBits else { return nil }
+        return TIFFRendering.formatOfUnchangedSamples(layout, bigEndianSamples: endianness == .bigEndian)
     }
 
-    /// An uncompressed band whose stored rows are its rendered rows (`storedRowsAreRendered`) and
+    /// An uncompressed band whose stored rows are its rendered rows (`formatOfStoredRows`) and
     /// whose strip is all in the input: written into the page from the input where it lies —
     /// converted in direct mode, copied otherwise — instead of copied into a chunk buffer first
     /// and from there into the page (libtiff's RGBA interface reads such strips where a mapped
     /// file has them, too). False, with nothing done, for any other band: a short or missing
     /// strip goes the general way, which warns and places what there is.
     private func storeUncompressedBand(_ band: Int, top: Int, rows: Int, reader: RandomAccessReader) throws(DecodeError) -> Bool {
-        guard storedRowsAreRendered, band < layout.offsets.count, band < layout.byteCounts.count else { return false }
+        guard let storedFormat = formatOfStoredRows, band < layout.offsets.count, band < layout.byteCounts.count else { return false }
         let rowBytes = layout.planeRowBytes
         let offset = layout.offsets[band]
         guard let expected = SizeMath.product(rowBytes, rows), layout.byteCounts[band] >= expected,
               offset >= 0, offset <= reader.size - expected else { return false }
         if bitmap == nil {
-            try startPage(format: PixelFormat(colorModel: .rgb, bitsPerComponent: 8, alphaInfo: .none), bytesPerRow: rowBytes, significantBits: 8)
+            try startPage(format: storedFormat, bytesPerRow: rowBytes, significantBits: layout.bitsPerSample)
         }
         // (A native page has the strip's tight rows: the copy below is one run.)
         guard let pageRowBytes = bitmap?.bytesPerRow, converter != nil || pageRowBytes == rowBytes else { return false }

@@ -61,6 +61,38 @@ enum TIFFRendering {
         }
     }
 
+    /// The format `render` gives a chunky page whose samples it hands back exactly as they are
+    /// (`TIFFSampleGatherer.gather` returns the plane itself: every sample of the pixel, in order,
+    /// none transformed) — 8-bit gray, gray + alpha, RGB, RGBA and CMYK, and the same at 16 bits
+    /// when the samples are already big-endian (`bigEndianSamples`); nil for every other layout.
+    /// Must agree with `render`'s cases below, which `TIFFStoredRowsTests` checks.
+    static func formatOfUnchangedSamples(_ layout: TIFFImageLayout, bigEndianSamples: Bool) -> PixelFormat? {
+        let bps = layout.bitsPerSample, spp = layout.samplesPerPixel
+        guard bps == 8 || (bps == 16 && bigEndianSamples), layout.sampleFormat == 1, !layout.isPlanar else { return nil }
+        let alpha: AlphaInfo
+        switch layout.alpha {
+        case .none: alpha = .none
+        case .associated: alpha = .premultipliedLast
+        case .unassociated: alpha = .last
+        }
+        switch layout.photometric {
+        case .blackIsZero where layout.colorChannels == 1:
+            // renderGray gathers the gray sample, and the alpha sample when there is one.
+            guard spp == (alpha == .none ? 1 : 2) else { return nil }
+            return PixelFormat(colorModel: .gray, bitsPerComponent: bps, alphaInfo: alpha)
+        case .rgb:
+            // RGB gathers 3 samples, or 4 when the fourth is alpha.
+            let hasAlpha = alpha != .none && spp > 3
+            guard spp == (hasAlpha ? 4 : 3) else { return nil }
+            return PixelFormat(colorModel: .rgb, bitsPerComponent: bps, alphaInfo: hasAlpha ? alpha : .none)
+        case .separated:
+            guard spp == 4 else { return nil }
+            return PixelFormat(colorModel: .cmyk, bitsPerComponent: bps, alphaInfo: .none)
+        default:
+            return nil
+        }
+    }
+
     /// Renders `rows` rows (default: the whole page) from planes holding those rows.
     static func render(layout: TIFFImageLayout, planes: [[UInt8]], planeRowBytes: Int, rows: Int? = nil,
                        limits: DecodeLimits = .default) throws(DecodeError) -> Bitmap {
