@@ -1,5 +1,5 @@
-/// Fast paths for the conversions decoders hit on every image: 8-bit gray, gray + alpha, RGB
-/// and straight RGBA (default byte order) into straight RGBA8, premultiplied RGBA8 or the
+/// Fast paths for the conversions decoders hit on every image: 8-bit gray, gray + alpha, RGB,
+/// straight RGBA and CMYK (default byte order) into straight RGBA8, premultiplied RGBA8 or the
 /// display format (B G R A / B G R x). They produce exactly what `GeneralConversion` produces
 /// (the tests compare the two on every input) — only without its per-pixel dispatch.
 ///
@@ -7,7 +7,7 @@
 /// `y × bytesPerRow` (`PixelConverter.convert`'s caller guarantees it: a `Bitmap`'s invariants,
 /// or a decoder's row buffers); source and target pixel sizes are the ones checked in `init?`.
 struct ConversionKernel {
-    enum Source { case gray, grayAlpha, rgb, rgba }
+    enum Source { case gray, grayAlpha, rgb, rgba, cmyk }
     enum Target { case rgba, rgbaPremultiplied, bgraPremultiplied, bgrx }
 
     let source: Source
@@ -20,6 +20,7 @@ struct ConversionKernel {
         case (.gray, .last): source = .grayAlpha
         case (.rgb, .none): source = .rgb
         case (.rgb, .last): source = .rgba
+        case (.cmyk, .none): source = .cmyk
         default: return nil
         }
         switch (to.colorModel, to.alphaInfo, to.byteOrder) {
@@ -45,13 +46,25 @@ struct ConversionKernel {
         return UInt8(truncatingIfNeeded: (x &+ 1 &+ (x &>> 8)) &>> 8)
     }
 
+    /// The three low bytes of `word` (R, G, B in memory order) each times `factor` (≤ 255) / 255,
+    /// rounded half up (`premultiplyByShifts`), with alpha's byte 0 and, if asked, R and B
+    /// swapped. R and B are scaled together in the two 16-bit halves of one word (each
+    /// c · factor + 127 ≤ 65152, and the shift form stays ≤ 65407, so neither half carries into
+    /// the other), G alone: uniform 32-bit lane arithmetic with no branch.
+    @inline(__always) static func scaledColour(_ word: UInt32, by factor: UInt32, swapRedBlue: Bool) -> UInt32 {
+        let redBlue = (word & 0x00FF_00FF) &* factor &+ 0x007F_007F
+        let green = ((word &>> 8) & 0xFF) &* factor &+ 0x7F
+        var scaledRedBlue = ((redBlue &+ 0x0001_0001 &+ ((redBlue &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
+        let scaledGreen = ((green &+ 1 &+ (green &>> 8)) &>> 8) & 0xFF
+        if swapRedBlue { scaledRedBlue = (scaledRedBlue &<< 16 | scaledRedBlue &>> 16) & 0x00FF_00FF }
+        return scaledRedBlue | scaledGreen &<< 8
+    }
+
     /// Straight RGBA to a premultiplied target or the opaque display format (dropping alpha
     /// composites over black: the premultiplied colour), a pixel as one 32-bit word with no
-    /// branch: R and B are premultiplied together in the two 16-bit halves of a word (each
-    /// c · a + 127 ≤ 65152, and the shift form of `premultiplyByShifts` stays ≤ 65407, so
-    /// neither half carries into the other), G alone; BGRA orders swap the halves. Uniform
-    /// 32-bit lane arithmetic, which the compiler runs four pixels at a time. Same bounds as
-    /// `run`; pixels are read and written as unaligned little-endian words.
+    /// branch (`scaledColour`; BGRA orders swap R and B), which the compiler runs four pixels
+    /// at a time. Same bounds as `run`; pixels are read and written as unaligned little-endian
+    /// words.
     private func premultiplyRGBA(width: Int, height: Int, from rows: PixelRows, into result: MutablePixelRows) {
         let target = self.target
         let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
@@ -75,13 +88,26 @@ struct ConversionKernel {
             }
             for x in 0..<width {
                 let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
-                let alpha = pixel &>> 24
-                let redBlue = (pixel & 0x00FF_00FF) &* alpha &+ 0x007F_007F
-                let green = ((pixel &>> 8) & 0xFF) &* alpha &+ 0x7F
-                var scaledRedBlue = ((redBlue &+ 0x0001_0001 &+ ((redBlue &>> 8) & 0x00FF_00FF)) &>> 8) & 0x00FF_00FF
-                let scaledGreen = ((green &+ 1 &+ (green &>> 8)) &>> 8) & 0xFF
-                if swapRedBlue { scaledRedBlue = (scaledRedBlue &<< 16 | scaledRedBlue &>> 16) & 0x00FF_00FF }
-                let out = scaledRedBlue | scaledGreen &<< 8 | (pixel & 0xFF00_0000) | opaque
+                let out = Self.scaledColour(pixel, by: pixel &>> 24, swapRedBlue: swapRedBlue) | (pixel & 0xFF00_0000) | opaque
+                d.storeBytes(of: out.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
+            }
+        }
+    }
+
+    /// 8-bit CMYK (ink values, 0 = no ink) to any target: each colour is (255 − ink) · (255 − K)
+    /// / 255 rounded half up (`GeneralConversion`'s `cmykToRGB`) — the inverted ink premultiplied
+    /// by the inverted K — and alpha is 255, so straight and premultiplied targets get the same
+    /// bytes. A pixel is one 32-bit word, inverted, scaled by its K byte (`scaledColour`). Same
+    /// bounds as `run`, with 4 source bytes a pixel.
+    private func cmykToRGB(width: Int, height: Int, from rows: PixelRows, into result: MutablePixelRows) {
+        let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
+        let swapRedBlue = target == .bgraPremultiplied || target == .bgrx
+        let s0 = rows.base, d0 = result.base
+        for y in 0..<height {
+            let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+            for x in 0..<width {
+                let inverted = ~UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
+                let out = Self.scaledColour(inverted, by: inverted &>> 24, swapRedBlue: swapRedBlue) | 0xFF00_0000
                 d.storeBytes(of: out.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
             }
         }
@@ -124,6 +150,10 @@ struct ConversionKernel {
             }
             return
         }
+        if source == .cmyk {
+            cmykToRGB(width: width, height: height, from: rows, into: result)
+            return
+        }
         if source == .rgba && target != .rgba {
             // (.bgrx keeps the source's alpha bits set to 255 by `opaque`.)
             premultiplyRGBA(width: width, height: height, from: rows, into: result)
@@ -147,7 +177,7 @@ struct ConversionKernel {
             return
         }
         let sourceStep: Int
-        switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba: sourceStep = 4 }
+        switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba, .cmyk: sourceStep = 4 }
         let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
         let s0 = rows.base.assumingMemoryBound(to: UInt8.self), d0 = result.base.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
@@ -161,6 +191,10 @@ struct ConversionKernel {
                 case .grayAlpha: r = p[0]; g = r; b = r; a = p[1]
                 case .rgb: r = p[0]; g = p[1]; b = p[2]; a = 255
                 case .rgba: r = p[0]; g = p[1]; b = p[2]; a = p[3]
+                case .cmyk:
+                    let white = 255 - p[3]
+                    r = Self.premultiply(255 - p[0], white); g = Self.premultiply(255 - p[1], white)
+                    b = Self.premultiply(255 - p[2], white); a = 255
                 }
                 let q = d + x * 4
                 switch target {

@@ -145,6 +145,7 @@ import Testing
     @Test func kernelsEqualTheGeneralPath() throws {
         let sources: [PixelFormat] = [
             .gray8, PixelFormat(colorModel: .gray, bitsPerComponent: 8, alphaInfo: .last), .rgb8, .rgba8,
+            PixelFormat(colorModel: .cmyk, bitsPerComponent: 8, alphaInfo: .none),
         ]
         let targets: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)]
         for source in sources {
@@ -164,6 +165,24 @@ import Testing
                 GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
                 #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
             }
+        }
+    }
+
+    /// CMYK's colour is (255 − ink) · (255 − K) / 255 rounded, which the kernel computes as a
+    /// premultiplication: every (ink, K) pair, in each ink channel, against the general path.
+    @Test func cmykKernelEqualsTheGeneralPathForEveryInkAndBlack() throws {
+        let cmyk = PixelFormat(colorModel: .cmyk, bitsPerComponent: 8, alphaInfo: .none)
+        var bytes: [UInt8] = []
+        for k in 0...255 {
+            for ink in 0...255 { bytes += [UInt8(ink), UInt8(255 - ink), UInt8(ink / 2 + 64), UInt8(k)] }
+        }
+        let bitmap = try Bitmap(width: 256, height: 256, format: cmyk, bytes: bytes)
+        for target in [PixelFormat.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)] {
+            #expect(ConversionKernel(from: cmyk, to: target) != nil)
+            let fast = try bitmap.converted(to: target)
+            var general = try Bitmap(zeroedWidth: 256, height: 256, format: target)
+            GeneralConversion(from: cmyk, to: target).run(from: bitmap, into: &general)
+            #expect(fast.bytes == general.bytes, "cmyk → \(target.summary)")
         }
     }
 
