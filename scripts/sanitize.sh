@@ -37,7 +37,9 @@ fi
 echo "== building with -sanitize=$sanitizer in $scratch"
 build_status=0
 swift build "${flags[@]}" --build-tests 2>&1 | { grep -E "error|Compiling|Build complete" || true; } || build_status=$?
-if [ "$build_only" = yes ]; then exit "$build_status"; fi
+# A failed build stops here: `swift test --skip-build` would otherwise run an older binary.
+if [ "$build_status" -ne 0 ]; then echo "sanitize $sanitizer: the build failed (exit $build_status)"; exit "$build_status"; fi
+if [ "$build_only" = yes ]; then exit 0; fi
 export SWIFT_BACKTRACE=enable=no          # the Swift backtracer and the sanitizers' handlers collide
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=1}"
