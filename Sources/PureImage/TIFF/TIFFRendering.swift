@@ -61,6 +61,15 @@ enum TIFFRendering {
         }
     }
 
+    /// §8 ExtraSamples as the bitmap's alpha: associated → premultiplied, unassociated → straight.
+    static func alphaInfo(_ alpha: TIFFImageLayout.Alpha) -> AlphaInfo {
+        switch alpha {
+        case .none: return .none
+        case .associated: return .premultipliedLast
+        case .unassociated: return .last
+        }
+    }
+
     /// The format `render` gives a chunky page whose samples it hands back exactly as they are
     /// (`TIFFSampleGatherer.gather` returns the plane itself: every sample of the pixel, in order,
     /// none transformed) — 8-bit gray, gray + alpha, RGB, RGBA and CMYK, and the same at 16 bits
@@ -69,12 +78,7 @@ enum TIFFRendering {
     static func formatOfUnchangedSamples(_ layout: TIFFImageLayout, bigEndianSamples: Bool) -> PixelFormat? {
         let bps = layout.bitsPerSample, spp = layout.samplesPerPixel
         guard bps == 8 || (bps == 16 && bigEndianSamples), layout.sampleFormat == 1, !layout.isPlanar else { return nil }
-        let alpha: AlphaInfo
-        switch layout.alpha {
-        case .none: alpha = .none
-        case .associated: alpha = .premultipliedLast
-        case .unassociated: alpha = .last
-        }
+        let alpha = alphaInfo(layout.alpha)
         switch layout.photometric {
         case .blackIsZero where layout.colorChannels == 1:
             // renderGray gathers the gray sample, and the alpha sample when there is one.
@@ -105,12 +109,7 @@ enum TIFFRendering {
         let samples = TIFFSampleGatherer(layout: layout, planes: planes, planeRowBytes: planeRowBytes,
                                          width: width, height: height, limits: limits)
 
-        let alphaInfo: AlphaInfo
-        switch layout.alpha {
-        case .none: alphaInfo = .none
-        case .associated: alphaInfo = .premultipliedLast
-        case .unassociated: alphaInfo = .last
-        }
+        let alphaInfo = alphaInfo(layout.alpha)
         let colorChannels = layout.colorChannels
         let maxValue = UInt16((1 << bps) - 1)
 
