@@ -82,6 +82,20 @@ struct LZWDecoder {
         dictionary = LZWDictionary(minimumCodeSize: minimumCodeSize)
     }
 
+    /// Makes the decoder ready for a new stream, exactly as a new one would be, keeping the
+    /// table's 32 KiB: the state after a clear code, at output position 0. The entries from
+    /// `nextFree` on still hold an earlier stream's strings, as they do after any clear code,
+    /// and the kernel never uses an entry at or above `nextFree` (each is defined first).
+    /// TIFF decodes a page's strips on one decoder: a page of one-row strips allocated and
+    /// cleared a table per row.
+    mutating func restart() {
+        bitBuffer = 0
+        bitCount = 0
+        written = 0
+        stopped = nil
+        dictionary.restart(minimumCodeSize: minimumCodeSize)
+    }
+
     /// Decodes codes from `input` into `output[written...]` until the output is full, the end
     /// code, an invalid code, or the end of `input`. May be called again with further input
     /// (the codes continue across calls, bit for bit); `output` must be the same buffer each
@@ -146,6 +160,14 @@ struct LZWDictionary {
         for code in 0 ..< literalCount { entries[code] = Self.entry(start: 0, length: 1) }
         width = minimumCodeSize + 1
         nextFree = literalCount + 2
+    }
+
+    /// The state after a clear code (see `LZWDecoder.restart`).
+    mutating func restart(minimumCodeSize: Int) {
+        width = minimumCodeSize + 1
+        nextFree = (1 << minimumCodeSize) + 2
+        previousStart = 0
+        previousLength = 0
     }
 
     /// Packs one entry.

@@ -138,13 +138,18 @@ extension LZWDecoder {
     /// moved, more only for strings longer than 8. On photographic data most codes are literals
     /// or short strings in no predictable order, so a branch between them was mispredicted on
     /// a large share of codes. Clear and end (length 0), the KwKwK case and invalid codes go
-    /// through one rarely taken test each.
+    /// through one rarely taken test each. The loop keeps few values live, so that they stay in
+    /// registers: the entry the next code defines is carried packed (`pending`), the word path's
+    /// bound is `pauseAt` (which the end-of-output test needs anyway; the capacity is read only
+    /// on the exact path), and the literal test is on the length already loaded, not against
+    /// the clear code.
     ///
     /// Safe because: every `output` write is at an index < `capacity` (the word path runs only
-    /// when `position + length + 8 ≤ capacity`, the exact path clamps each length to
+    /// when `position + length + 8 ≤ pauseAt ≤ capacity`, the exact path clamps each length to
     /// `capacity - position`, and `copy` bounds its 8-byte moves); every table access is at a
-    /// code < 4096 (12 bits at most) or at `nextFree` < 4096, inside the 4 096 entries; a literal word is read at
-    /// a code below the clear code ≤ 2 048, inside `LZWDictionary.literals`; every dictionary
+    /// code < 4096 (12 bits at most) or at `nextFree` < 4096, inside the 4 096 entries; a literal
+    /// word is read for an entry of length 1, which only literals have (codes below the clear
+    /// code ≤ 2 048), inside `LZWDictionary.literals`; every dictionary
     /// string lies inside `0 ..< position` (`LZWDictionary.invariantsHold`), so copies read
     /// decoded bytes. The arithmetic wraps (`&+`, `&<<`): positions and lengths stay within
     /// 0…capacity + 8, slots within 0…4096 and widths within 1…12, so no sum overflows and no
@@ -176,8 +181,11 @@ extension LZWDecoder {
                 var position = state.written
                 var width = state.width
                 var nextFree = state.nextFree
-                var previousStart = state.previousStart
-                var previousLength = state.previousLength
+                // The entry the next code defines: the previous string one byte longer
+                // (`start << 16 | length + 1`); 0 when there is no previous string (at the start
+                // and after a clear code: the next code defines nothing). One register, not two.
+                var pending = state.previousLength > 0
+                    ? LZWDictionary.entry(start: state.previousStart, length: state.previousLength &+ 1) : 0
                 // The next free slot at which the width grows; `Int.max` once it is 12 bits.
                 var widenAt = width < LZWDecoder.maxCodeWidth ? (1 &<< width) &- earlyChange : Int.max
                 var inputIndex = 0
@@ -193,11 +201,13 @@ extension LZWDecoder {
                     let stringStart = position
 
                     if code < nextFree && stringLength != 0 {
-                        if position &+ stringLength &+ 8 <= capacity {
+                        if position &+ stringLength &+ 8 <= pauseAt {
                             // A literal's word or the string's first 8 bytes of earlier output
                             // (which never reach `position`: the string ends at or before it).
                             let earlier = UnsafeRawPointer(out + Int(truncatingIfNeeded: entry &>> 16))
-                            let source = code < clear ? UnsafeRawPointer(literals + code) : earlier
+                            // Literals are the only entries of length 1 (a defined string is at
+                            // least 2 bytes).
+                            let source = stringLength == 1 ? UnsafeRawPointer(literals + code) : earlier
                             let word = source.loadUnaligned(as: UInt64.self)
                             UnsafeMutableRawPointer(out + position).storeBytes(of: word, as: UInt64.self)
                             if stringLength > 8 {
@@ -205,7 +215,8 @@ extension LZWDecoder {
                                                 count: stringLength &- 8, capacity: capacity)
                             }
                         } else {
-                            // Near the end of the output: exact copies, clamped to it.
+                            // Near the pause position or the end of the output: exact copies,
+                            // clamped to the output.
                             stringLength = min(stringLength, capacity &- position)
                             if code < clear {
                                 out[position] = UInt8(truncatingIfNeeded: code)
@@ -213,10 +224,12 @@ extension LZWDecoder {
                                 LZWDecoder.copy(out, from: Int(truncatingIfNeeded: entry &>> 16), to: position, count: stringLength, capacity: capacity)
                             }
                         }
-                    } else if code == nextFree && previousLength > 0 {
+                    } else if code == nextFree && pending != 0 {
                         // KwKwK: the entry being defined now, previous string + its own first
                         // byte. The previous string ends at `position`, so the head copy does
                         // not overlap.
+                        let previousStart = Int(truncatingIfNeeded: pending &>> 16)
+                        let previousLength = Int(truncatingIfNeeded: pending & 0xFFFF) &- 1
                         stringLength = min(previousLength &+ 1, capacity &- position)
                         let head = min(previousLength, stringLength)
                         LZWDecoder.copy(out, from: previousStart, to: position, count: head, capacity: capacity)
@@ -225,7 +238,7 @@ extension LZWDecoder {
                         width = resetWidth
                         widenAt = width < LZWDecoder.maxCodeWidth ? (1 &<< width) &- earlyChange : Int.max
                         nextFree = clear &+ 2
-                        previousLength = 0
+                        pending = 0
                         continue
                     } else if code == clear &+ 1 {
                         stop = .endCode
@@ -236,8 +249,8 @@ extension LZWDecoder {
                     }
                     position &+= stringLength
 
-                    if previousLength > 0 && nextFree < LZWDecoder.tableSize {
-                        table[nextFree] = LZWDictionary.entry(start: previousStart, length: previousLength &+ 1)
+                    if pending != 0 && nextFree < LZWDecoder.tableSize {
+                        table[nextFree] = pending
                         nextFree &+= 1
                     }
                     // Widen when the next free slot (plus the early-change offset) no longer
@@ -246,11 +259,12 @@ extension LZWDecoder {
                         width &+= 1
                         widenAt = width < LZWDecoder.maxCodeWidth ? (1 &<< width) &- earlyChange : Int.max
                     }
-                    previousStart = stringStart
-                    previousLength = stringLength
+                    pending = LZWDictionary.entry(start: stringStart, length: stringLength &+ 1)
                     if position >= pauseAt { stop = position >= capacity ? .outputFull : .paused; break decoding }
                 }
-                state = (position, width, nextFree, previousStart, previousLength, codes, inputIndex)
+                let previousLength = Int(truncatingIfNeeded: pending & 0xFFFF)
+                state = (position, width, nextFree, Int(truncatingIfNeeded: pending &>> 16),
+                         previousLength > 0 ? previousLength &- 1 : 0, codes, inputIndex)
                 return stop
             }
         }

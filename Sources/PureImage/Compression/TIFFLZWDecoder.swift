@@ -46,7 +46,24 @@ enum TIFFLZWDecoder {
     /// alphabet (Clear 256, End 257), so it runs as the `.gif` variant. libtiff recognises it by
     /// its first two bytes (see `isOldStyle`).
     static func decode(_ input: ArraySlice<UInt8>, oldStyle: Bool = false, into output: inout [UInt8]) -> (written: Int, outcome: Outcome) {
-        var lzw = LZWDecoder(variant: oldStyle ? .gif : .tiff, minimumCodeSize: 8)
+        var noDecoder: LZWDecoder?
+        return decode(input, oldStyle: oldStyle, into: &output, reusing: &noDecoder)
+    }
+
+    /// `decode(_:oldStyle:into:)` on the decoder `kept` (restarted; a new one when there is
+    /// none or it is of the other flavour), which is left there for the next chunk.
+    static func decode(_ input: ArraySlice<UInt8>, oldStyle: Bool = false, into output: inout [UInt8],
+                       reusing kept: inout LZWDecoder?) -> (written: Int, outcome: Outcome) {
+        let variant: LZWDecoder.Variant = oldStyle ? .gif : .tiff
+        var lzw: LZWDecoder
+        // Taken out of `kept`, so that the table has one owner and is written in place.
+        if var reused = kept.take(), reused.variant == variant {
+            reused.restart()
+            lzw = reused
+        } else {
+            lzw = LZWDecoder(variant: variant, minimumCodeSize: 8)
+        }
+        defer { kept = lzw }
         let stop = input.withUnsafeBytes { bytes in
             output.withUnsafeMutableBufferPointer { lzw.decode(bytes, into: $0) }
         }

@@ -28,14 +28,14 @@ enum TIFFDecompressor {
     }
 
     /// Decodes `stored` (the chunk's bytes as found in the file) into `expected` bytes.
-    /// CCITT chunks need the page's `ccitt` decoder (its run arrays carry over from chunk to
-    /// chunk) and `storedRows`, the rows the chunk holds (a tile's rows below the image are
-    /// decoded too, then dropped).
+    /// `codecs` holds the decoders a page keeps from chunk to chunk; CCITT chunks need its
+    /// `ccitt` decoder (made by the caller) and `storedRows`, the rows the chunk holds (a tile's
+    /// rows below the image are decoded too, then dropped).
     /// `zeroed`, when it holds `expected` bytes, is zeros to decode into (a reused buffer, taken
     /// over: the caller keeps no reference, so it is written in place) — or any bytes for an
     /// uncompressed chunk whose input holds all `expected` of them, which are all overwritten.
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
-                       limits: DecodeLimits = .default, ccitt: inout CCITTFaxDecoder?, storedRows: Int = 0,
+                       limits: DecodeLimits = .default, codecs: inout TIFFChunkCodecs, storedRows: Int = 0,
                        chunkIndex: Int = 0, zeroed: consuming [UInt8] = []) throws(DecodeError) -> Outcome {
         var input = stored
         if layout.reversedBits {
@@ -53,7 +53,8 @@ enum TIFFDecompressor {
         case 32773:
             decoded = PackBits.decode(input, into: &output)
         case 5:
-            let result = TIFFLZWDecoder.decode(input, oldStyle: TIFFLZWDecoder.isOldStyle(input), into: &output)
+            let result = TIFFLZWDecoder.decode(input, oldStyle: TIFFLZWDecoder.isOldStyle(input), into: &output,
+                                               reusing: &codecs.lzw)
             decoded = result.written
             if case .corrupt(let message) = result.outcome { problem = "LZW: \(message)" }
         case 8, 32946:
@@ -61,7 +62,7 @@ enum TIFFDecompressor {
             decoded = result.written
             problem = result.problem
         case 2, 3, 4, 32771:
-            guard var fax = ccitt.take() else {
+            guard var fax = codecs.ccitt.take() else {
                 throw DecodeError(.unsupported, format: .tiff, offset: offset,
                                   TIFFError.unsupportedCompression(code: layout.compression, name: TIFFTag.compressionName(layout.compression)))
             }
@@ -70,7 +71,7 @@ enum TIFFDecompressor {
             // own bit reversal, so no copy is made): the address's parity is the offset's.
             let result = fax.decode(input, rows: max(storedRows, expected / rowBytes), rowBytes: rowBytes,
                                     keptRows: expected / rowBytes, startsAtOddAddress: offset & 1 == 1, into: &output)
-            ccitt = fax
+            codecs.ccitt = fax
             // The rows painted are what the strip holds; libtiff leaves the others as they were,
             // whether it reports failure or (a Group 4 strip ending early) success.
             decoded = result.rowsPainted * rowBytes
@@ -342,4 +343,12 @@ enum TIFFDecompressor {
             }
         }
     }
+}
+
+/// The decoders a TIFF page keeps from chunk to chunk: the CCITT decoder, whose run arrays carry
+/// over (libtiff's do), and the LZW decoder, whose 32 KiB table a page of one-row strips would
+/// otherwise allocate and clear for every row.
+struct TIFFChunkCodecs {
+    var ccitt: CCITTFaxDecoder?
+    var lzw: LZWDecoder?
 }

@@ -26,8 +26,8 @@ final class TIFFPageDecoder {
     private(set) var warnings: [DecodeWarning] = []
     /// Set when a chunk's bytes run past the end of the input and it decoded short.
     private(set) var truncatedAt: Int?
-    /// CCITT pages: the decoder whose run arrays persist from chunk to chunk (libtiff's do).
-    private var ccitt: CCITTFaxDecoder?
+    /// The decoders kept from chunk to chunk (CCITT's run arrays, LZW's table).
+    private var codecs = TIFFChunkCodecs()
     /// Streaming: rendered rows not handed to `rowSink` yet. Bands are gathered up to 64 KiB,
     /// so that a page of tiny strips (one row of one pixel each, say) does not cost a trip
     /// through every consumer per strip.
@@ -283,8 +283,8 @@ final class TIFFPageDecoder {
     private func decodeChunk(_ index: Int, storedRows: Int, keptRows: Int, reader: RandomAccessReader) throws(DecodeError)
         -> (bytes: [UInt8], written: Int, unwritten: [Range<Int>], dirty: Int)? {
         let chunkRowBytes = layout.chunkRowBytes
-        if let scheme = layout.ccittScheme, ccitt == nil {
-            ccitt = try CCITTFaxDecoder(scheme: scheme, width: layout.chunkWidth, limits: limits)
+        if let scheme = layout.ccittScheme, codecs.ccitt == nil {
+            codecs.ccitt = try CCITTFaxDecoder(scheme: scheme, width: layout.chunkWidth, limits: limits)
         }
         let expected = try SizeMath.allocationSize(keptRows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
         guard let chunk = try chunkBytes(index, in: reader) else { return nil }
@@ -292,7 +292,7 @@ final class TIFFPageDecoder {
         // clearing it first would be a pass for nothing (a page of one-row strips: every strip).
         let overwritten = layout.compression == 1 && chunk.data.count >= expected
         var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
-                                                  ccitt: &ccitt, storedRows: storedRows, chunkIndex: index,
+                                                  codecs: &codecs, storedRows: storedRows, chunkIndex: index,
                                                   zeroed: zeroedBuffer(expected, clearing: !overwritten))
         if let problem = outcome.problem {
             warnings.append(DecodeWarning(offset: chunk.offset, problem))
@@ -489,9 +489,8 @@ final class TIFFPageDecoder {
                 chunks.append(nil)
                 continue
             }
-            var noCCITT: CCITTFaxDecoder?
             let outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
-                                                      ccitt: &noCCITT, storedRows: storedRows, chunkIndex: band * layout.chunksAcross + across)
+                                                      codecs: &codecs, storedRows: storedRows, chunkIndex: band * layout.chunksAcross + across)
             if let problem = outcome.problem {
                 warnings.append(DecodeWarning(offset: chunk.offset, problem))
                 if chunk.data.count < chunk.count && truncatedAt == nil { truncatedAt = reader.size }

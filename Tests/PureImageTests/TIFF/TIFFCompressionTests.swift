@@ -42,6 +42,80 @@ import Testing
         if case .corrupt = result.outcome {} else { Issue.record("expected corrupt, got \(result.outcome)") }
     }
 
+    /// A page's strips share one restarted decoder (`TIFFLZWDecoder.decode(…reusing:)`), whose
+    /// table still holds the previous strips' strings. Every stream — valid codes up to the
+    /// next free one (KwKwK included), clears, codes beyond it, cut short, output filled with
+    /// bits left over, both flavours — decodes on it exactly as on a new decoder.
+    @Test func lzwRestartedDecoderEqualsANewOne() {
+        var random = JPEGIDCTLaneTests.SplitMix64(seed: 18)
+        var kept: LZWDecoder?
+        var reusedAtLeastOnce = 0, corrupt = 0, stale = 0
+        for streamIndex in 0 ..< 300 {
+            let oldStyle = streamIndex % 50 == 49
+            var codes: [(code: Int, width: Int)] = [(256, 9)]
+            var nextFree = 258, width = 9, hasPrevious = false
+            let length = Int(random.next() % 6000) + 1
+            for _ in 0 ..< length {
+                let roll = random.next() % 1000
+                let code: Int
+                if roll == 0 {
+                    code = 256
+                } else if roll == 1 && hasPrevious && streamIndex % 3 == 0 {
+                    code = nextFree + 1 + Int(random.next() % 40)   // beyond the table: corrupt
+                } else if !hasPrevious || roll < 500 {
+                    code = Int(random.next() % 256)
+                } else {
+                    code = 258 + Int(random.next() % UInt64(nextFree - 258 + 1))   // up to KwKwK
+                }
+                codes.append((min(code, (1 << width) - 1), width))
+                if code == 256 {
+                    nextFree = 258; width = 9; hasPrevious = false
+                    continue
+                }
+                if hasPrevious && nextFree < 4096 { nextFree += 1 }
+                if width < 12 && nextFree >= (1 << width) - 1 { width += 1 }
+                hasPrevious = true
+            }
+            codes.append((257, width))
+            var stream = packMSB(codes)
+            if random.next() % 4 == 0 { stream.removeLast(Int(random.next() % UInt64(stream.count))) }
+            if oldStyle { stream = Self.lsbFirst(codes) }
+            // Sometimes less room than the stream holds: decoding stops with bits unread.
+            let capacity = random.next() % 3 == 0 ? Int(random.next() % 4000) + 1 : 40_000
+            var fresh = [UInt8](repeating: 0, count: capacity)
+            var reused = [UInt8](repeating: 0, count: capacity)
+            if kept != nil { reusedAtLeastOnce += 1 }
+            if let table = kept?.dictionary, table.nextFree > 258 { stale += 1 }
+            let expected = TIFFLZWDecoder.decode(ArraySlice(stream), oldStyle: oldStyle, into: &fresh)
+            let result = TIFFLZWDecoder.decode(ArraySlice(stream), oldStyle: oldStyle, into: &reused, reusing: &kept)
+            if case .corrupt = expected.outcome { corrupt += 1 }
+            #expect(result.written == expected.written && result.outcome == expected.outcome && reused == fresh,
+                    "stream \(streamIndex): \(result.written) bytes, \(result.outcome); a new decoder: \(expected.written), \(expected.outcome)")
+        }
+        // The property was exercised: decoders reused with strings left over, corrupt streams met.
+        #expect(reusedAtLeastOnce == 299)
+        #expect(stale > 200)
+        #expect(corrupt > 10)
+    }
+
+    /// The codes LSB-first with GIF's widths (old-style TIFF LZW, the `.gif` flavour): re-packed
+    /// from `codes`, whose widths follow the early change, by GIF's rule.
+    static func lsbFirst(_ codes: [(code: Int, width: Int)]) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = 0, count = 0, nextFree = 258, width = 9, hasPrevious = false
+        for (code, _) in codes {
+            buffer |= (code & ((1 << width) - 1)) << count
+            count += width
+            while count >= 8 { out.append(UInt8(buffer & 0xFF)); buffer >>= 8; count -= 8 }
+            if code == 256 { nextFree = 258; width = 9; hasPrevious = false; continue }
+            if hasPrevious && nextFree < 4096 { nextFree += 1 }
+            if width < 12 && nextFree >= 1 << width { width += 1 }
+            hasPrevious = true
+        }
+        if count > 0 { out.append(UInt8(buffer & 0xFF)) }
+        return out
+    }
+
     /// TIFF 6.0 §9's own example.
     @Test func packBitsSpecExample() {
         let packed: [UInt8] = [0xFE, 0xAA, 0x02, 0x80, 0x00, 0x2A, 0xFD, 0xAA, 0x03, 0x80, 0x00, 0x2A, 0x22, 0xF7, 0xAA]
