@@ -31,18 +31,27 @@ enum TIFFDecompressor {
     /// `codecs` holds the decoders a page keeps from chunk to chunk; CCITT chunks need its
     /// `ccitt` decoder (made by the caller) and `storedRows`, the rows the chunk holds (a tile's
     /// rows below the image are decoded too, then dropped).
-    /// `zeroed`, when it holds `expected` bytes, is zeros to decode into (a reused buffer, taken
-    /// over: the caller keeps no reference, so it is written in place) — or any bytes for an
-    /// uncompressed chunk whose input holds all `expected` of them, which are all overwritten.
+    /// `zeroed`, when it holds `expected` bytes, is the buffer to decode into (a reused one, taken
+    /// over: the caller keeps no reference, so it is written in place): zeros, except that its
+    /// first `stale` bytes may hold anything when the codec writes a prefix (`writesPrefix`),
+    /// which then clears what it did not write of them.
     static func decode(_ stored: ArraySlice<UInt8>, expected: Int, layout: TIFFImageLayout, offset: Int,
                        limits: DecodeLimits = .default, codecs: inout TIFFChunkCodecs, storedRows: Int = 0,
-                       chunkIndex: Int = 0, zeroed: consuming [UInt8] = []) throws(DecodeError) -> Outcome {
+                       chunkIndex: Int = 0, zeroed: consuming [UInt8] = [], stale: Int = 0) throws(DecodeError) -> Outcome {
         var input = stored
         if layout.reversedBits {
             input = ArraySlice(stored.map { reversedBits[Int($0)] })
         }
         var output = consume zeroed
-        if output.count != expected { output = [UInt8](repeating: 0, count: expected) }
+        var stale = stale
+        if output.count != expected {
+            output = [UInt8](repeating: 0, count: expected)
+            stale = 0
+        }
+        let writesPrefix = writesPrefix(layout.compression)
+        if !writesPrefix && stale > 0 {
+            output.withUnsafeMutableBytes { _ = $0[0 ..< min(stale, expected)].initializeMemory(as: UInt8.self, repeating: 0) }
+        }
         var decoded = 0
         var problem: String?
         var unwritten: [Range<Int>] = []
@@ -148,9 +157,21 @@ enum TIFFDecompressor {
         if decoded < expected && problem == nil {
             problem = "strip or tile at \(offset) decodes to \(decoded) of \(expected) bytes"
         }
-        let writesPrefix = [1, 32773, 5, 8, 32946].contains(layout.compression)
+        // A short chunk: what the codec did not write of the earlier chunk's bytes becomes zeros.
+        // (LZW's 8-byte copies may also have left up to 7 scratch bytes past `decoded`; it
+        // clears those itself.)
+        if writesPrefix && decoded < min(stale, expected) {
+            output.withUnsafeMutableBytes { _ = $0[decoded ..< min(stale, expected)].initializeMemory(as: UInt8.self, repeating: 0) }
+        }
         return Outcome(bytes: output, decoded: decoded, problem: problem, unwritten: unwritten,
                        dirty: writesPrefix ? min(output.count, decoded + 16) : output.count)
+    }
+
+    /// Codecs that write their output as one prefix of the chunk, from byte 0 on, and nothing past
+    /// it (LZW's scratch bytes aside, which it clears): none, PackBits, LZW, Deflate. A reused
+    /// buffer need not be cleared before them, only after, from where they stopped.
+    static func writesPrefix(_ compression: Int) -> Bool {
+        [1, 32773, 5, 8, 32946].contains(compression)
     }
 
     /// Technical Note 2 JPEG: the chunk's stream, completed with the JPEGTables stream (its

@@ -45,21 +45,25 @@ final class TIFFPageDecoder {
 
     /// `count` zero bytes: the recycled buffer cleared, or a new one.
     private func zeroedBuffer(_ count: Int) -> [UInt8] {
-        zeroedBuffer(count, clearing: true)
+        chunkBuffer(count, clearing: true).bytes
     }
 
-    /// `clearing: false`: the caller overwrites every byte, so a reused buffer keeps what it held
-    /// and a new one is left unfilled (filling a page-sized strip with zeros first was a pass
-    /// over fresh memory for nothing).
-    private func zeroedBuffer(_ count: Int, clearing: Bool) -> [UInt8] {
+    /// `count` bytes for a chunk, and how many leading ones may still hold an earlier chunk's
+    /// data (`stale`; 0 when cleared here). `clearing: false` is for a codec that writes a prefix
+    /// and clears from its end to `stale` itself (`TIFFDecompressor.writesPrefix`): a reused
+    /// buffer keeps what it held and a new one is left unfilled — when the chunk decodes whole,
+    /// as nearly every one does, clearing it first was a pass for nothing (a page of one-row
+    /// strips: every strip).
+    private func chunkBuffer(_ count: Int, clearing: Bool) -> (bytes: [UInt8], stale: Int) {
         guard var reused = scratch?.bytes, let dirty = scratch?.dirty, reused.count == count else {
-            if !clearing { return [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count } }
-            return [UInt8](repeating: 0, count: count)
+            if !clearing { return ([UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }, count) }
+            return ([UInt8](repeating: 0, count: count), 0)
         }
         scratch = nil   // `reused` is then the storage's only reference: cleared in place
-        let end = clearing ? min(dirty, count) : 0
+        let end = min(dirty, count)
+        if !clearing { return (reused, end) }
         if end > 0 { reused.withUnsafeMutableBytes { _ = $0[0 ..< end].initializeMemory(as: UInt8.self, repeating: 0) } }
-        return reused
+        return (reused, 0)
     }
 
     /// Keeps `buffer` (a chunk's, done with) for the next chunk; `dirty` as `Outcome.dirty`.
@@ -288,12 +292,12 @@ final class TIFFPageDecoder {
         }
         let expected = try SizeMath.allocationSize(keptRows, chunkRowBytes, limits: limits, format: .tiff, offset: nil)
         guard let chunk = try chunkBytes(index, in: reader) else { return nil }
-        // An uncompressed chunk with all its bytes in the input is copied over the whole buffer:
-        // clearing it first would be a pass for nothing (a page of one-row strips: every strip).
-        let overwritten = layout.compression == 1 && chunk.data.count >= expected
+        // Consumed into the call, so that the codec holds the buffer's only reference and writes
+        // it in place (a second one, the tuple's, made every strip a copy).
+        let (buffer, stale) = chunkBuffer(expected, clearing: !TIFFDecompressor.writesPrefix(layout.compression))
         var outcome = try TIFFDecompressor.decode(chunk.data, expected: expected, layout: layout, offset: chunk.offset, limits: limits,
                                                   codecs: &codecs, storedRows: storedRows, chunkIndex: index,
-                                                  zeroed: zeroedBuffer(expected, clearing: !overwritten))
+                                                  zeroed: consume buffer, stale: stale)
         if let problem = outcome.problem {
             warnings.append(DecodeWarning(offset: chunk.offset, problem))
             if chunk.data.count < chunk.count && outcome.decoded < expected && truncatedAt == nil { truncatedAt = reader.size }

@@ -59,13 +59,17 @@ import Testing
 
     /// The image in strips of `rowsPerStrip` rows; `resize` takes bytes off the end of the given
     /// strips (negative) or appends some (their byte counts say so).
-    static func file(_ layout: Layout, resize: [Int: Int] = [:]) -> [UInt8] {
+    /// `compression` with `encode` (PackBits, LZW: `encode` makes the strip's stored bytes);
+    /// `keep` encodes only the first bytes of the given strips (a complete stream that decodes
+    /// short).
+    static func file(_ layout: Layout, resize: [Int: Int] = [:], compression: UInt16 = 1,
+                     encode: ([UInt8]) -> [UInt8] = { $0 }, keep: [Int: Int] = [:]) -> [UInt8] {
         let rowBytes = layout.rowBytes
         let all = stored(layout)
         var strips: [[UInt8]] = []
         for top in stride(from: 0, to: height, by: rowsPerStrip) {
             let rows = min(rowsPerStrip, height - top)
-            let strip = Array(all[(top * rowBytes) ..< ((top + rows) * rowBytes)])
+            let strip = encode(Array(all[(top * rowBytes) ..< ((top + rows) * rowBytes)].prefix(keep[strips.count] ?? .max)))
             let change = resize[strips.count] ?? 0
             strips.append(change < 0 ? Array(strip.dropLast(-change)) : strip + [UInt8](repeating: 0xA5, count: change))
         }
@@ -74,7 +78,7 @@ import Testing
         b.short(257, UInt16(height))
         b.raw(258, type: 3, count: UInt32(layout.samplesPerPixel),
               value: (0 ..< layout.samplesPerPixel).flatMap { _ in b.u16(UInt16(layout.bitsPerSample)) })
-        b.short(259, 1)                        // no compression
+        b.short(259, compression)
         b.short(262, layout.photometric)
         b.short(277, UInt16(layout.samplesPerPixel))
         b.short(278, UInt16(rowsPerStrip))
@@ -153,6 +157,62 @@ import Testing
         }
         try TIFFReference.expectMatchesLibtiff(bytes, "\(layout), short strip \(strip)", failedStrip: true)
         try Self.expectOutputsMatchNative(bytes, "\(layout), short strip \(strip)")
+    }
+
+    /// A strip that decodes short, after whole ones, into the page's reused chunk buffer: what its
+    /// codec did not write is zeros, not the previous strip's bytes. (None, PackBits and LZW get
+    /// the buffer uncleared and clear after themselves, from where they stopped:
+    /// `TIFFDecompressor.writesPrefix`.) Uncompressed strips go the general way in a layout
+    /// rendering changes (16-bit little-endian); compressed ones always do.
+    @Test(arguments: [UInt16(1), 32773, 5])
+    func aStripDecodingShortLeavesNoEarlierBytes(compression: UInt16) throws {
+        let layout = compression == 1 ? Self.layouts[9] : Self.layouts[0]
+        #expect(!layout.storedIsRendered || compression != 1)
+        let encode: ([UInt8]) -> [UInt8]
+        switch compression {
+        case 32773: encode = { Self.packBits($0) }
+        case 5: encode = { Self.lzwLiterals($0) }
+        default: encode = { $0 }
+        }
+        let rowBytes = layout.rowBytes, kept = rowBytes - 7
+        let bytes = Self.file(layout, compression: compression, encode: encode, keep: [2: kept])
+        let native = try ImageSource(bytes: bytes, format: .tiff).decode(options: .init(output: .native)).bitmap
+        let strip2 = (2 * Self.rowsPerStrip * rowBytes) ..< (3 * Self.rowsPerStrip * rowBytes)
+        // Past the decoded bytes (and the 16-bit sample the last one belongs to), zeros.
+        let unwritten = native.bytes[(strip2.lowerBound + kept + 1) ..< strip2.upperBound]
+        #expect(unwritten.allSatisfy { $0 == 0 }, "compression \(compression): \(unwritten.filter { $0 != 0 }.count) bytes not zero")
+        let pixels = Self.rendered(layout)
+        for i in 0 ..< pixels.count where !strip2.contains(i) || i < strip2.lowerBound + kept - 1 {
+            if native.bytes[i] != pixels[i] { Issue.record("compression \(compression): byte \(i) differs"); break }
+        }
+        try TIFFReference.expectMatchesLibtiff(bytes, "compression \(compression), strip 2 short", failedStrip: true)
+    }
+
+    /// PackBits (TIFF 6.0 §9) as literal runs of up to 128 bytes.
+    static func packBits(_ bytes: [UInt8]) -> [UInt8] {
+        stride(from: 0, to: bytes.count, by: 128).flatMap { start in
+            let run = bytes[start ..< min(start + 128, bytes.count)]
+            return [UInt8(run.count - 1)] + run
+        }
+    }
+
+    /// LZW (TIFF 6.0 §13) as literal codes only: Clear, one code per byte, End, with the early
+    /// change; a Clear again before the table fills.
+    static func lzwLiterals(_ bytes: [UInt8]) -> [UInt8] {
+        var codes: [(code: Int, width: Int)] = [(256, 9)]
+        var nextFree = 258, width = 9, hasPrevious = false
+        for byte in bytes {
+            if nextFree >= 4000 {
+                codes.append((256, width))
+                nextFree = 258; width = 9; hasPrevious = false
+            }
+            codes.append((Int(byte), width))
+            if hasPrevious { nextFree += 1 }
+            if width < 12 && nextFree >= (1 << width) - 1 { width += 1 }
+            hasPrevious = true
+        }
+        codes.append((257, width))
+        return packMSB(codes)
     }
 
     /// A strip holding more bytes than its rows (its byte count says so): its first bytes are
