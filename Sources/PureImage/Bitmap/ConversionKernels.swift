@@ -123,30 +123,31 @@ struct ConversionKernel {
             let rgbaOrder = target == .rgba || target == .rgbaPremultiplied
             let s0 = rows.base, d0 = result.base
             // Rows of `width` pixels: 3 × width source bytes ≤ sourceRowBytes, 4 × width target
-            // bytes ≤ targetRowBytes, `height` rows in each buffer. In RGBA order a pixel is one
-            // 4-byte load at 3x (its three bytes and the next pixel's first, replaced by 255) and
-            // one 4-byte store; the last pixel of a row, whose load would read a byte past the row
+            // bytes ≤ targetRowBytes, `height` rows in each buffer. A pixel is one 4-byte load at
+            // 3x (its three bytes and the next pixel's first, replaced by 255) and one 4-byte
+            // store; the last pixel of a row, whose load would read a byte past the row
             // (past the buffer, for the last row), is assembled from its three bytes.
             for y in 0..<height {
                 let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+                // In BGRA order the loaded word R G B x, byte-swapped, is x B G R: shifted down
+                // one byte it is B G R 0, and 255 goes on top.
                 if rgbaOrder {
                     for x in 0 ..< width &- 1 {
                         let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 3 &* x, as: UInt32.self)) | 0xFF00_0000
                         d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
                     }
-                    let last = width &- 1
-                    let r = s.load(fromByteOffset: 3 &* last, as: UInt8.self), g = s.load(fromByteOffset: 3 &* last &+ 1, as: UInt8.self)
-                    let b = s.load(fromByteOffset: 3 &* last &+ 2, as: UInt8.self)
-                    let pixel = UInt32(r) | UInt32(g) &<< 8 | UInt32(b) &<< 16 | 0xFF00_0000
-                    d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 &* last, as: UInt32.self)
                 } else {
-                    // (Swapping R and B in the word measured slower than the byte moves, which
-                    // the compiler vectorises.)
-                    let s = s.assumingMemoryBound(to: UInt8.self), d = d.assumingMemoryBound(to: UInt8.self)
-                    for x in 0..<width {
-                        d[4 * x] = s[3 * x + 2]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x]; d[4 * x + 3] = 255
+                    for x in 0 ..< width &- 1 {
+                        let word = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 3 &* x, as: UInt32.self))
+                        let pixel = word.byteSwapped &>> 8 | 0xFF00_0000
+                        d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
                     }
                 }
+                let last = width &- 1
+                let r = UInt32(s.load(fromByteOffset: 3 &* last, as: UInt8.self)), g = UInt32(s.load(fromByteOffset: 3 &* last &+ 1, as: UInt8.self))
+                let b = UInt32(s.load(fromByteOffset: 3 &* last &+ 2, as: UInt8.self))
+                let pixel = (rgbaOrder ? r | b &<< 16 : b | r &<< 16) | g &<< 8 | 0xFF00_0000
+                d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 &* last, as: UInt32.self)
             }
             return
         }
@@ -172,6 +173,26 @@ struct ConversionKernel {
                 for x in 0..<width {
                     let pixel = UInt32(s[x]) &* 0x0001_0101 | 0xFF00_0000
                     d.storeBytes(of: pixel.littleEndian, toByteOffset: 4 * x, as: UInt32.self)
+                }
+            }
+            return
+        }
+        // Gray + alpha: the gray byte spread into the three colour bytes (no carries), scaled by
+        // alpha for the premultiplied targets and the display format (`scaledColour`; R = G = B,
+        // so the order needs no swap, and alpha 255 leaves the colour as it is). Rows of `width`
+        // pixels: 2 × width source bytes, 4 × width target bytes, `height` rows in each buffer.
+        if source == .grayAlpha {
+            let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
+            let straight = target == .rgba, opaque: UInt32 = target == .bgrx ? 0xFF00_0000 : 0
+            let s0 = rows.base, d0 = result.base
+            for y in 0..<height {
+                let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+                for x in 0..<width {
+                    let pair = UInt32(UInt16(littleEndian: s.loadUnaligned(fromByteOffset: 2 &* x, as: UInt16.self)))
+                    let alpha = pair &>> 8, colour = (pair & 0xFF) &* 0x0001_0101
+                    let scaled = straight ? colour : Self.scaledColour(colour, by: alpha, swapRedBlue: false)
+                    let out = scaled | alpha &<< 24 | opaque
+                    d.storeBytes(of: out.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
                 }
             }
             return

@@ -27,7 +27,7 @@ struct PixelConverter {
         /// Opaque 16-bit gray or RGB to a 4-byte 8-bit format (WideConversionKernels.swift).
         case wide(WideOpaqueConversion, table: [UInt8])
         /// Opaque 16-bit gray or RGB to a 16-bit RGB format with alpha (WideConversionKernels.swift).
-        case wideExpansion(WideOpaqueExpansion)
+        case wideExpansion(WideExpansion)
         /// The same components in another order or byte order (ByteReorderKernel.swift).
         case reorder(ByteReorderKernel)
         /// 1/2/4-bit samples (gray or indexed) to a 4-byte 8-bit format (PackedConversionKernels.swift).
@@ -37,6 +37,8 @@ struct PixelConverter {
         case kernel(ConversionKernel)
         /// Straight RGBA8 to RGB8 (AlphaDropKernel.swift).
         case alphaDrop(AlphaDropKernel)
+        /// 16-bit samples narrowed to 8 bits, then one of the routes above (NarrowingConversionKernel.swift).
+        indirect case narrowing(NarrowingConversion)
         case general(GeneralConversion)
     }
 
@@ -50,8 +52,15 @@ struct PixelConverter {
     var writesWholeRows: Bool {
         switch path {
         case .copy, .wide, .wideExpansion, .reorder, .packed, .indices, .kernel, .alphaDrop: return true
+        case .narrowing(let narrowing): return narrowing.writesWholeRows
         case .general: return false
         }
+    }
+
+    /// Whether a route other than the general, per-pixel one was found.
+    var isFast: Bool {
+        if case .general = path { return false }
+        return true
     }
 
     /// `source` samples use their low `significantBits` bits. `pixels` is how many pixels will
@@ -82,7 +91,7 @@ struct PixelConverter {
             return
         }
         guard significantBits >= source.bitsPerComponent else { throw .unsupportedConversion("of samples with fewer significant bits") }
-        if let expansion = WideOpaqueExpansion(from: source, to: target) {
+        if let expansion = WideExpansion(from: source, to: target) {
             path = .wideExpansion(expansion)
             return
         }
@@ -96,6 +105,8 @@ struct PixelConverter {
             path = .reorder(reorder)
         } else if let drop = AlphaDropKernel(from: source, to: target) {
             path = .alphaDrop(drop)
+        } else if let narrowing = NarrowingConversion(from: source, to: target) {
+            path = .narrowing(narrowing)
         } else {
             path = .general(GeneralConversion(from: source, to: target))
         }
@@ -133,6 +144,8 @@ struct PixelConverter {
             kernel.run(width: width, height: rows, from: source, into: target)
         case .alphaDrop(let drop):
             drop.run(width: width, height: rows, from: source, into: target)
+        case .narrowing(let narrowing):
+            narrowing.run(width: width, height: rows, from: source, into: target)
         case .general(let general):
             general.run(width: width, height: rows, from: source, into: target)
         }

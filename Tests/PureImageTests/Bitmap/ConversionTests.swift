@@ -168,6 +168,27 @@ import Testing
         }
     }
 
+    /// RGB rows are converted a 4-byte load per pixel, except each row's last pixel, whose load
+    /// would read past the row: padded rows of every small width (each row is then its own run,
+    /// ending on that pixel) and a one-pixel image, in both orders, against the general path.
+    @Test func rgbKernelOnPaddedRowsEqualsTheGeneralPath() throws {
+        let targets: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)]
+        for width in [1, 2, 3, 5, 17] {
+            for padding in [0, 1, 3] {
+                let rowBytes = 3 * width + padding, height = width == 1 && padding == 0 ? 1 : 3
+                let bytes = (0..<(rowBytes * height)).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) }
+                let bitmap = try Bitmap(width: width, height: height, format: .rgb8, bytesPerRow: rowBytes, bytes: bytes)
+                for target in targets {
+                    #expect(ConversionKernel(from: .rgb8, to: target) != nil)
+                    let fast = try bitmap.converted(to: target)
+                    var general = try Bitmap(zeroedWidth: width, height: height, format: target)
+                    GeneralConversion(from: .rgb8, to: target).run(from: bitmap, into: &general)
+                    #expect(fast.bytes == general.bytes, "RGB8 width \(width) padding \(padding) → \(target.summary)")
+                }
+            }
+        }
+    }
+
     /// CMYK's colour is (255 − ink) · (255 − K) / 255 rounded, which the kernel computes as a
     /// premultiplication: every (ink, K) pair, in each ink channel, against the general path.
     @Test func cmykKernelEqualsTheGeneralPathForEveryInkAndBlack() throws {
@@ -297,24 +318,27 @@ extension ConversionKernelTests {
 }
 
 extension ConversionKernelTests {
-    /// Opaque 16-bit gray and RGB to the 16-bit RGB formats with an alpha or skip component
-    /// (`WideOpaqueExpansion`): the same bytes as `GeneralConversion`, for both 16-bit byte
-    /// orders of the source and of the target, every alpha position and kind, padded source rows.
-    @Test func wideOpaqueExpansionEqualsTheGeneralRoute() throws {
+    /// Opaque 16-bit gray and RGB, and gray with straight alpha, to the 16-bit RGB formats with
+    /// an alpha or skip component (`WideExpansion`; gray + alpha into straight targets only): the
+    /// same bytes as `GeneralConversion`, for both 16-bit byte orders of the source and of the
+    /// target, every alpha position and kind, padded source rows.
+    @Test func wideExpansionEqualsTheGeneralRoute() throws {
         let width = 37, height = 5
         var seed: UInt32 = 11
         func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
         var checked = 0
-        for model in [ColorModel.gray, .rgb] {
+        let sources = [(ColorModel.gray, AlphaInfo.none), (.rgb, .none), (.gray, .last), (.gray, .first)]
+        for (model, sourceAlpha) in sources {
             for order in [ByteOrder.default, .order16Little, .order16Big] {
-                let source = PixelFormat(colorModel: model, bitsPerComponent: 16, alphaInfo: .none, byteOrder: order)
+                let source = PixelFormat(colorModel: model, bitsPerComponent: 16, alphaInfo: sourceAlpha, byteOrder: order)
                 let rowBytes = width * source.bitsPerPixel / 8 + 6
                 let bitmap = try Bitmap(width: width, height: height, format: source, bytesPerRow: rowBytes, bytes: (0 ..< rowBytes * height).map { _ in next() })
                 for alpha in [AlphaInfo.last, .first, .premultipliedLast, .premultipliedFirst, .noneSkipLast, .noneSkipFirst] {
                     for targetOrder in [ByteOrder.default, .order16Little, .order16Big] {
                         let target = PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: alpha, byteOrder: targetOrder)
                         guard target.validate() == nil else { continue }
-                        #expect(WideOpaqueExpansion(from: source, to: target) != nil, "\(target.summary)")
+                        let expected = sourceAlpha == .none || alpha == .last || alpha == .first
+                        #expect((WideExpansion(from: source, to: target) != nil) == expected, "\(source.summary) → \(target.summary)")
                         var general = try Bitmap(zeroedWidth: width, height: height, format: target)
                         GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
                         let fast = try bitmap.converted(to: target, bytesPerRow: general.bytesPerRow)
@@ -324,7 +348,68 @@ extension ConversionKernelTests {
                 }
             }
         }
-        #expect(checked >= 36)
+        #expect(checked >= 72)
+    }
+}
+
+extension ConversionKernelTests {
+    /// 16-bit sources with alpha, straight or premultiplied, and CMYK into 8-bit targets: where
+    /// the 8-bit format of the same kind has a fast route to the target, the samples are
+    /// narrowed to 8 bits first (`NarrowingConversion`) — the same bytes as `GeneralConversion`,
+    /// for every alpha position and kind, both 16-bit byte orders, padded rows, and rows longer
+    /// than a piece (the conversion works `piecePixels` at a time).
+    @Test func narrowingEqualsTheGeneralRoute() throws {
+        let width = NarrowingConversion.piecePixels + 37, height = 3
+        var seed: UInt32 = 5
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        let alphas: [AlphaInfo] = [.last, .first, .premultipliedLast, .premultipliedFirst]
+        var sources = alphas.flatMap { [PixelFormat(colorModel: .gray, bitsPerComponent: 16, alphaInfo: $0),
+                                        PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: $0)] }
+        sources += [PixelFormat(colorModel: .cmyk, bitsPerComponent: 16, alphaInfo: .none),
+                    PixelFormat(colorModel: .cmyk, bitsPerComponent: 16, alphaInfo: .last)]
+        let targets: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false), .rgb8, .gray8]
+        var narrowed = 0, checked = 0
+        for base in sources {
+            for order in [ByteOrder.default, .order16Little] {
+                let source = PixelFormat(colorModel: base.colorModel, bitsPerComponent: 16, alphaInfo: base.alphaInfo, byteOrder: order)
+                guard source.validate() == nil else { continue }
+                let rowBytes = width * source.bitsPerPixel / 8 + 4
+                // Some alpha samples at the extremes, where premultiplying and rounding are exact.
+                let bytes = (0 ..< rowBytes * height).map { index -> UInt8 in
+                    index % 97 < 6 ? (index % 2 == 0 ? 0xFF : 0x00) : next()
+                }
+                let bitmap = try Bitmap(width: width, height: height, format: source, bytesPerRow: rowBytes, bytes: bytes)
+                for target in targets {
+                    let takesNarrowing = NarrowingConversion(from: source, to: target) != nil
+                    if takesNarrowing { narrowed += 1 }
+                    // What 16-bit PNGs and TIFFs decode to — gray + alpha, RGBA, CMYK — drawn in
+                    // the RGBA formats and the display format: never the per-pixel route.
+                    let decoderOutput = (base.alphaInfo == .last && base.colorModel != .cmyk) || (base.colorModel == .cmyk && base.alphaInfo == .none)
+                    if decoderOutput && target.bitsPerPixel == 32 {
+                        #expect(takesNarrowing, "\(source.summary) → \(target.summary)")
+                    }
+                    var general = try Bitmap(zeroedWidth: width, height: height, format: target)
+                    GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+                    let fast = try bitmap.converted(to: target, bytesPerRow: general.bytesPerRow)
+                    #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(narrowed >= 3 * 4 * 2)
+        #expect(checked == 2 * sources.count * targets.count)
+    }
+
+    /// The narrowing's shift form of (v + 128) / 257 is the general route's, for every v.
+    @Test func narrowingRoundsAsTheGeneralRoute() {
+        var mismatches = 0
+        for value in 0 ... 65535 {
+            var pixel = WorkingPixel()
+            pixel.c0 = UInt32(value)
+            GeneralConversion.changeDepth(&pixel, from: 16, to: 8)
+            if UInt32(NarrowingConversion.narrowed(UInt16(value))) != pixel.c0 { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
     }
 }
 
