@@ -160,6 +160,23 @@ def write_pngs(rgb, folder, variants, seed, scratch):
             Image.fromarray(rgba, "RGBA").save(out, compress_level=6)
         elif variant == "gray8":
             Image.fromarray(rgb, "RGB").convert("L").save(out, compress_level=6)
+        elif variant == "graya8":
+            gray = np.asarray(Image.fromarray(rgb, "RGB").convert("L"))
+            Image.fromarray(np.dstack([gray, alpha_mask(w, h, seed + 3)]), "LA").save(out, compress_level=6)
+        elif variant == "rgba16":
+            # ImageMagick, from a 16-bit PAM: the photo spread over 16 bits as for rgb16, and the
+            # alpha field with deterministic low bytes (opaque where the 8-bit field is).
+            rng = np.random.default_rng(seed + 4)
+            deep = rgb.astype(np.int32) * 257 + rng.integers(0, 256, rgb.shape) - 128
+            alpha8 = alpha_mask(w, h, seed + 1).astype(np.int32)
+            alpha = np.where(alpha8 == 255, 65535, alpha8 * 257 + rng.integers(0, 256, alpha8.shape))
+            deep = np.clip(np.dstack([deep, alpha]), 0, 65535).astype(">u2")
+            source = os.path.join(scratch, "source-rgba16.pam")
+            with open(source, "wb") as f:
+                f.write(f"P7\nWIDTH {w}\nHEIGHT {h}\nDEPTH 4\nMAXVAL 65535\nTUPLTYPE RGB_ALPHA\nENDHDR\n".encode())
+                f.write(deep.tobytes())
+            run("convert", source, "-depth", "16", "-strip", "-define", "png:exclude-chunks=date,time",
+                "-define", "png:compression-level=6", out)
         elif variant == "palette8":
             quantized = Image.fromarray(rgb, "RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
             quantized.save(out, compress_level=6)
@@ -302,7 +319,7 @@ def generate_default(folder, scratch):
     write_jpegs(photo(4000, 3000, seed=12), folder, ["baseline420"], scratch)   # 12 MP
     write_jpegs(photo(1600, 1200, seed=13), folder, ["baseline420"], scratch)   # 1.9 MP
     medium = photo(2000, 1500, seed=21)      # 3 MP: PNG, GIF still, TIFF
-    write_pngs(medium, folder, ["rgb8", "rgba8", "gray8", "palette8", "rgb16", "adam7"], 21, scratch)
+    write_pngs(medium, folder, ["rgb8", "rgba8", "gray8", "graya8", "palette8", "rgb16", "rgba16", "adam7"], 21, scratch)
     write_pngs(photo(4000, 3000, seed=22), folder, ["rgb8"], 22, scratch)      # 12 MP
     write_gifs(medium, folder, ["still"], 21, 0)
     write_gifs(photo(1000, 750, seed=23), folder, ["animated"], 23, frames=12)
