@@ -1,5 +1,5 @@
 /// Fast paths for the conversions decoders hit on every image: 8-bit gray, gray + alpha, RGB,
-/// straight RGBA and CMYK (default byte order) into straight RGBA8, premultiplied RGBA8 or the
+/// straight RGBA, CMYK and CMYK + alpha (default byte order) into straight RGBA8, premultiplied RGBA8 or the
 /// display format (B G R A / B G R x). They produce exactly what `GeneralConversion` produces
 /// (the tests compare the two on every input) — only without its per-pixel dispatch.
 ///
@@ -7,7 +7,7 @@
 /// `y × bytesPerRow` (`PixelConverter.convert`'s caller guarantees it: a `Bitmap`'s invariants,
 /// or a decoder's row buffers); source and target pixel sizes are the ones checked in `init?`.
 struct ConversionKernel {
-    enum Source { case gray, grayAlpha, rgb, rgba, cmyk }
+    enum Source { case gray, grayAlpha, rgb, rgba, cmyk, cmykAlpha }
     enum Target { case rgba, rgbaPremultiplied, bgraPremultiplied, bgrx }
 
     let source: Source
@@ -21,6 +21,7 @@ struct ConversionKernel {
         case (.rgb, .none): source = .rgb
         case (.rgb, .last): source = .rgba
         case (.cmyk, .none): source = .cmyk
+        case (.cmyk, .last): source = .cmykAlpha
         default: return nil
         }
         switch (to.colorModel, to.alphaInfo, to.byteOrder) {
@@ -113,6 +114,29 @@ struct ConversionKernel {
         }
     }
 
+    /// 8-bit CMYK + straight alpha (C M Y K A) to any target: the colour as in `cmykToRGB`, then,
+    /// as the general route does after it, premultiplied by alpha for the premultiplied targets
+    /// and the display format (`scaledColour` again: the same two roundings), kept straight for
+    /// RGBA. Same bounds as `run`, with 5 source bytes a pixel: the 4-byte load at 5x ends at
+    /// 5x + 3 and alpha is at 5x + 4, both inside the pixel.
+    private func cmykAlphaToRGB(width: Int, height: Int, from rows: PixelRows, into result: MutablePixelRows) {
+        let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
+        let swapRedBlue = target == .bgraPremultiplied || target == .bgrx
+        let straight = target == .rgba, opaque: UInt32 = target == .bgrx ? 0xFF00_0000 : 0
+        let s0 = rows.base, d0 = result.base
+        for y in 0..<height {
+            let s = s0 + y * sourceRowBytes, d = d0 + y * targetRowBytes
+            for x in 0..<width {
+                let inverted = ~UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 5 &* x, as: UInt32.self))
+                let alpha = UInt32(s.load(fromByteOffset: 5 &* x &+ 4, as: UInt8.self))
+                let colour = Self.scaledColour(inverted, by: inverted &>> 24, swapRedBlue: swapRedBlue)
+                let scaled = straight ? colour : Self.scaledColour(colour, by: alpha, swapRedBlue: false)
+                let out = scaled | alpha &<< 24 | opaque
+                d.storeBytes(of: out.littleEndian, toByteOffset: 4 &* x, as: UInt32.self)
+            }
+        }
+    }
+
     func run(width: Int, height: Int, from rows: PixelRows, into result: MutablePixelRows) {
         guard width > 0, height > 0 else { return }
         // The commonest case on its own loops, with nothing to decide per pixel: opaque RGB to
@@ -153,6 +177,10 @@ struct ConversionKernel {
         }
         if source == .cmyk {
             cmykToRGB(width: width, height: height, from: rows, into: result)
+            return
+        }
+        if source == .cmykAlpha {
+            cmykAlphaToRGB(width: width, height: height, from: rows, into: result)
             return
         }
         if source == .rgba && target != .rgba {
@@ -198,7 +226,8 @@ struct ConversionKernel {
             return
         }
         let sourceStep: Int
-        switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba, .cmyk: sourceStep = 4 }
+        switch source { case .gray: sourceStep = 1; case .grayAlpha: sourceStep = 2; case .rgb: sourceStep = 3; case .rgba, .cmyk: sourceStep = 4
+        case .cmykAlpha: sourceStep = 5 }
         let sourceRowBytes = rows.bytesPerRow, targetRowBytes = result.bytesPerRow
         let s0 = rows.base.assumingMemoryBound(to: UInt8.self), d0 = result.base.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
@@ -216,6 +245,10 @@ struct ConversionKernel {
                     let white = 255 - p[3]
                     r = Self.premultiply(255 - p[0], white); g = Self.premultiply(255 - p[1], white)
                     b = Self.premultiply(255 - p[2], white); a = 255
+                case .cmykAlpha:
+                    let white = 255 - p[3]
+                    r = Self.premultiply(255 - p[0], white); g = Self.premultiply(255 - p[1], white)
+                    b = Self.premultiply(255 - p[2], white); a = p[4]
                 }
                 let q = d + x * 4
                 switch target {

@@ -146,6 +146,7 @@ import Testing
         let sources: [PixelFormat] = [
             .gray8, PixelFormat(colorModel: .gray, bitsPerComponent: 8, alphaInfo: .last), .rgb8, .rgba8,
             PixelFormat(colorModel: .cmyk, bitsPerComponent: 8, alphaInfo: .none),
+            PixelFormat(colorModel: .cmyk, bitsPerComponent: 8, alphaInfo: .last),
         ]
         let targets: [PixelFormat] = [.rgba8, .rgba8Premultiplied, .display(hasAlpha: true), .display(hasAlpha: false)]
         for source in sources {
@@ -382,9 +383,9 @@ extension ConversionKernelTests {
                 for target in targets {
                     let takesNarrowing = NarrowingConversion(from: source, to: target) != nil
                     if takesNarrowing { narrowed += 1 }
-                    // What 16-bit PNGs and TIFFs decode to — gray + alpha, RGBA, CMYK — drawn in
+                    // What 16-bit PNGs and TIFFs decode to — gray + alpha, RGBA, CMYK (+ alpha) — drawn in
                     // the RGBA formats and the display format: never the per-pixel route.
-                    let decoderOutput = (base.alphaInfo == .last && base.colorModel != .cmyk) || (base.colorModel == .cmyk && base.alphaInfo == .none)
+                    let decoderOutput = base.alphaInfo == .last || (base.colorModel == .cmyk && base.alphaInfo == .none)
                     if decoderOutput && target.bitsPerPixel == 32 {
                         #expect(takesNarrowing, "\(source.summary) → \(target.summary)")
                     }
@@ -396,7 +397,7 @@ extension ConversionKernelTests {
                 }
             }
         }
-        #expect(narrowed >= 3 * 4 * 2)
+        #expect(narrowed >= 4 * 4 * 2)
         #expect(checked == 2 * sources.count * targets.count)
     }
 
