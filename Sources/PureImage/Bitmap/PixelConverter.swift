@@ -26,7 +26,8 @@ struct PixelConverter {
         case copy
         /// Opaque 16-bit gray or RGB to a 4-byte 8-bit format (WideConversionKernels.swift).
         case wide(WideOpaqueConversion, table: [UInt8])
-        /// Opaque 16-bit gray or RGB to a 16-bit RGB format with alpha (WideConversionKernels.swift).
+        /// Opaque 16-bit gray or RGB, or gray with straight alpha, to a 16-bit RGB format with alpha
+        /// (WideConversionKernels.swift).
         case wideExpansion(WideExpansion)
         /// The same components in another order or byte order (ByteReorderKernel.swift).
         case reorder(ByteReorderKernel)
