@@ -29,6 +29,8 @@ struct PixelConverter {
         /// Opaque 16-bit gray or RGB, or gray with straight alpha, to a 16-bit RGB format with alpha
         /// (WideConversionKernels.swift).
         case wideExpansion(WideExpansion)
+        /// 16-bit CMYK (+ alpha) to a 16-bit RGB format with alpha (WideConversionKernels.swift).
+        case wideCMYK(WideCMYKConversion)
         /// The same components in another order or byte order (ByteReorderKernel.swift).
         case reorder(ByteReorderKernel)
         /// 1/2/4-bit samples (gray or indexed) to a 4-byte 8-bit format (PackedConversionKernels.swift).
@@ -52,7 +54,7 @@ struct PixelConverter {
     /// the target has; it is given zeroed rows.
     var writesWholeRows: Bool {
         switch path {
-        case .copy, .wide, .wideExpansion, .reorder, .packed, .indices, .kernel, .alphaDrop: return true
+        case .copy, .wide, .wideExpansion, .wideCMYK, .reorder, .packed, .indices, .kernel, .alphaDrop: return true
         case .narrowing(let narrowing): return narrowing.writesWholeRows
         case .general: return false
         }
@@ -96,6 +98,10 @@ struct PixelConverter {
             path = .wideExpansion(expansion)
             return
         }
+        if let cmyk = WideCMYKConversion(from: source, to: target) {
+            path = .wideCMYK(cmyk)
+            return
+        }
         if case .indexed(let palette) = source.colorModel, source.bitsPerComponent == 8, fourByteTarget {
             path = .indices(words: Self.paletteWords(palette, to: target))
         } else if source.bitsPerComponent < 8, fourByteTarget, pixels >= Bitmap.packedLookUpMinimumPixels {
@@ -135,6 +141,8 @@ struct PixelConverter {
             wide.run(width: width, height: rows, from: source, into: target, table: table)
         case .wideExpansion(let expansion):
             expansion.run(width: width, height: rows, from: source, into: target)
+        case .wideCMYK(let cmyk):
+            cmyk.run(width: width, height: rows, from: source, into: target)
         case .reorder(let reorder):
             reorder.run(width: width, height: rows, from: source, into: target)
         case .packed(let table):

@@ -200,3 +200,84 @@ struct WideExpansion {
         }
     }
 }
+
+/// 16-bit CMYK — opaque, or with straight alpha last — into the 16-bit RGB formats with an alpha
+/// or skip component (canonical RGBA for a 16-bit CMYK TIFF: `.rgba16`), in one pass: each
+/// colour is (65535 − ink) · (65535 − K) / 65535 rounded half up, the general route's
+/// `cmykToRGB` at 16 bits (the product plus 32767 stays below 2^32), and the fourth component is
+/// 65535 for an opaque source — which premultiplying leaves as it is — or the source's alpha,
+/// copied into a straight target (premultiplied and skip targets of a source with alpha are left
+/// to the general route). `ConversionTests` compares the two routes for both source byte orders
+/// and every target layout.
+///
+/// Safety: x runs over 0..<width on rows that hold `width × bytesPerPixel` bytes at
+/// `y × bytesPerRow` (`PixelConverter.convert`'s guarantee); the source offsets come from
+/// `ComponentLayout`, inside the 8- or 10-byte source pixel, and the target pixel is 8 bytes.
+struct WideCMYKConversion {
+    let sourceLayout: ComponentLayout
+    let sourceBytesPerPixel: Int
+    /// Bit shifts of each colour component's high and low byte in the little-endian target word.
+    let highShifts: [UInt64], lowShifts: [UInt64]
+    /// The fourth component's bytes, both 0xFF, in place — for an opaque source.
+    let fill: UInt64
+    /// A source with alpha: its alpha's high and low byte offsets, and their shifts in the target.
+    let alpha: (high: Int, low: Int, highShift: UInt64, lowShift: UInt64)?
+
+    init?(from source: PixelFormat, to target: PixelFormat) {
+        guard source.bitsPerComponent == 16, source.componentType != .float, source.byteOrder.groupBytes <= 2,
+              source.colorModel == .cmyk, source.alphaInfo == .none || source.alphaInfo == .last else { return nil }
+        guard target.bitsPerComponent == 16, target.componentType != .float, target.bitsPerPixel == 64,
+              target.colorModel == .rgb, target.byteOrder.groupBytes <= 2, target.alphaInfo != .alphaOnly else { return nil }
+        if source.alphaInfo == .last && target.alphaInfo != .last && target.alphaInfo != .first { return nil }
+        let layout = ComponentLayout(target)
+        let sourceLayout = ComponentLayout(source)
+        guard layout.colorHigh.count == 3, let extraHigh = layout.extraHigh, let extraLow = layout.extraLow,
+              sourceLayout.colorHigh.count == 4 else { return nil }
+        self.sourceLayout = sourceLayout
+        sourceBytesPerPixel = source.bitsPerPixel / 8
+        highShifts = layout.colorHigh.map { UInt64(8 * $0) }
+        lowShifts = layout.colorLow.map { UInt64(8 * $0) }
+        if source.alphaInfo == .none {
+            fill = UInt64(0xFF) << UInt64(8 * extraHigh) | UInt64(0xFF) << UInt64(8 * extraLow)
+            alpha = nil
+        } else {
+            guard let high = sourceLayout.extraHigh, let low = sourceLayout.extraLow else { return nil }
+            fill = 0
+            alpha = (high, low, UInt64(8 * extraHigh), UInt64(8 * extraLow))
+        }
+    }
+
+    func run(width: Int, height: Int, from source: PixelRows, into target: MutablePixelRows) {
+        let sourceRowBytes = source.bytesPerRow, targetRowBytes = target.bytesPerRow, step = sourceBytesPerPixel
+        let high = sourceLayout.colorHigh, low = sourceLayout.colorLow
+        let (ch, mh, yh, kh) = (high[0], high[1], high[2], high[3])
+        let (cl, ml, yl, kl) = (low[0], low[1], low[2], low[3])
+        let (rh, gh, bh) = (highShifts[0], highShifts[1], highShifts[2])
+        let (rl, gl, bl) = (lowShifts[0], lowShifts[1], lowShifts[2])
+        let fill = self.fill
+        // An opaque source reads its first ink in place of alpha, masked off (`fill` is its
+        // fourth component), so both cases run one loop.
+        let (ah, al, ahShift, alShift) = alpha ?? (ch, cl, 0, 0)
+        let alphaMask: UInt64 = alpha == nil ? 0 : .max
+        for y in 0 ..< height {
+            let s = source.base + y &* sourceRowBytes
+            let d = target.base + y &* targetRowBytes
+            for x in 0 ..< width {
+                let p = s + x &* step
+                @inline(__always) func byte(_ offset: Int) -> UInt64 { UInt64(p.load(fromByteOffset: offset, as: UInt8.self)) }
+                @inline(__always) func sample(_ h: Int, _ l: Int) -> UInt32 {
+                    UInt32(p.load(fromByteOffset: h, as: UInt8.self)) &<< 8 | UInt32(p.load(fromByteOffset: l, as: UInt8.self))
+                }
+                let white = 65535 &- sample(kh, kl)
+                // (65535 − ink) · white + 32767 ≤ 65535² + 32767 < 2^32.
+                @inline(__always) func colour(_ h: Int, _ l: Int) -> UInt64 {
+                    UInt64(((65535 &- sample(h, l)) &* white &+ 32767) / 65535)
+                }
+                let r = colour(ch, cl), g = colour(mh, ml), b = colour(yh, yl)
+                let word = (r &>> 8) &<< rh | (r & 0xFF) &<< rl | (g &>> 8) &<< gh | (g & 0xFF) &<< gl
+                    | (b &>> 8) &<< bh | (b & 0xFF) &<< bl | (byte(ah) &<< ahShift | byte(al) &<< alShift) & alphaMask | fill
+                d.storeBytes(of: word.littleEndian, toByteOffset: 8 &* x, as: UInt64.self)
+            }
+        }
+    }
+}

@@ -354,6 +354,45 @@ extension ConversionKernelTests {
 }
 
 extension ConversionKernelTests {
+    /// 16-bit CMYK, opaque or with straight alpha, into the 16-bit RGB formats with an alpha or
+    /// skip component (`WideCMYKConversion`; CMYK + alpha into straight targets only): the same
+    /// bytes as `GeneralConversion`, for every source and target byte order, every alpha position
+    /// and kind, padded source rows, and samples at 0 and 65535 among random ones.
+    @Test func wideCMYKEqualsTheGeneralRoute() throws {
+        let width = 41, height = 4
+        var seed: UInt32 = 17
+        func next() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: seed >> 24) }
+        var taken = 0, checked = 0
+        for sourceAlpha in [AlphaInfo.none, .last] {
+            for order in [ByteOrder.default, .order16Little, .order16Big] {
+                let source = PixelFormat(colorModel: .cmyk, bitsPerComponent: 16, alphaInfo: sourceAlpha, byteOrder: order)
+                let rowBytes = width * source.bitsPerPixel / 8 + 6
+                let bytes = (0 ..< rowBytes * height).map { index -> UInt8 in
+                    switch index % 53 { case 0, 1: 0x00; case 2, 3: 0xFF; default: next() }
+                }
+                let bitmap = try Bitmap(width: width, height: height, format: source, bytesPerRow: rowBytes, bytes: bytes)
+                for alpha in [AlphaInfo.last, .first, .premultipliedLast, .premultipliedFirst, .noneSkipLast, .noneSkipFirst] {
+                    for targetOrder in [ByteOrder.default, .order16Little, .order16Big] {
+                        let target = PixelFormat(colorModel: .rgb, bitsPerComponent: 16, alphaInfo: alpha, byteOrder: targetOrder)
+                        guard target.validate() == nil else { continue }
+                        let expected = sourceAlpha == .none || alpha == .last || alpha == .first
+                        let kernel = WideCMYKConversion(from: source, to: target) != nil
+                        #expect(kernel == expected, "\(source.summary) → \(target.summary)")
+                        if kernel { taken += 1 }
+                        var general = try Bitmap(zeroedWidth: width, height: height, format: target)
+                        GeneralConversion(from: source, to: target).run(from: bitmap, into: &general)
+                        let fast = try bitmap.converted(to: target, bytesPerRow: general.bytesPerRow)
+                        #expect(fast.bytes == general.bytes, "\(source.summary) → \(target.summary)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(taken >= 36 && checked >= 72)
+    }
+}
+
+extension ConversionKernelTests {
     /// 16-bit sources with alpha, straight or premultiplied, and CMYK into 8-bit targets: where
     /// the 8-bit format of the same kind has a fast route to the target, the samples are
     /// narrowed to 8 bits first (`NarrowingConversion`) — the same bytes as `GeneralConversion`,
