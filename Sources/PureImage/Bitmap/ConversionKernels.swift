@@ -1,7 +1,7 @@
 /// Fast paths for the conversions decoders hit on every image: 8-bit gray, gray + alpha, RGB,
-/// straight RGBA, CMYK and CMYK + alpha (default byte order) into straight RGBA8, premultiplied RGBA8 or the
-/// display format (B G R A / B G R x). They produce exactly what `GeneralConversion` produces
-/// (the tests compare the two on every input) — only without its per-pixel dispatch.
+/// straight RGBA, CMYK and CMYK + alpha (default byte order) into straight RGBA8, premultiplied
+/// RGBA8 or the display format (B G R A / B G R x). They produce exactly what `GeneralConversion`
+/// produces (the tests compare the two on every input) — only without its per-pixel dispatch.
 ///
 /// Safety: every loop runs x over 0..<width on rows that hold `width × bytesPerPixel` bytes at
 /// `y × bytesPerRow` (`PixelConverter.convert`'s caller guarantees it: a `Bitmap`'s invariants,
