@@ -26,6 +26,19 @@ extension JPEGDecoder {
         return store?.bands == nil && replayScans.isEmpty && structureLog == nil && dnlSearch == nil
     }
 
+    /// Where the marker the scan's data stopped at begins (its 0xFF, a position in the scan's
+    /// bytes), while one is pending; nil otherwise. The input is consumed only up to there,
+    /// wherever the reader is: it can be past that marker — a restart resynchronisation looks
+    /// ahead for the next one (jdmarker.c `jpeg_resync_to_restart`) and may leave the first
+    /// pending — and what follows the scan is read from the marker on. A driver that drops
+    /// consumed input (`mayDiscardConsumedInput`) must keep it: found by the fuzzer, a
+    /// progressive JPEG with restart intervals decoded from a file in pieces lost the header and
+    /// data of the scan after one that resynchronised.
+    static func pendingMarker(of scan: any EntropyScan) -> Int? {
+        let marker = scan.endMarker
+        return marker.code >= 0 && !marker.endOfInput ? marker.offset : nil
+    }
+
     /// The `.scan` state: decodes MCUs until an MCU row completes (rendered at once for a
     /// single-scan frame), the scan ends (the state moves to the marker that ended it), or the
     /// bytes run out (`.needMoreInput`: the scan waits, nothing of its unfinished MCU kept).
@@ -47,7 +60,12 @@ extension JPEGDecoder {
         if current.dcOverflow {
             throw DecodeError(.malformed, format: .jpeg, offset: current.position + scanOrigin, JPEGError.dcCoefficientOverflow)
         }
-        input.readIndex = min(max(input.readIndex, current.position + scanOrigin), input.writeIndex)
+        // The input is consumed as far as the scan has read — not as far as the decoder's
+        // `readIndex` may have gone before it: the marker search after a scan that
+        // resynchronised starts past the SOS segment the next scan then reads from.
+        var consumed = current.position + scanOrigin
+        if let marker = Self.pendingMarker(of: current) { consumed = min(consumed, marker + scanOrigin) }
+        input.readIndex = min(consumed, input.writeIndex)
         switch progress {
         case .needMoreInput:
             scan = current

@@ -82,8 +82,7 @@ struct RegressionTests {
     /// outputs.
     @Test(TestTime.limit(minutes: 2))
     func decodeRowsEqualsTheOneShotFrameOnEveryReproducer() throws {
-        var options = DecodeOptions(limits: DecodeLimits(maxPixels: 1 << 16, maxMemoryBytes: 128 << 20))
-        options.streamGIFInTheSmallestWindow()
+        let options = Self.harnessFileOptions
         var compared = 0
         for file in Self.reproducers() {
             let bytes = try ImageFiles.read(Self.folder + "/" + file)
@@ -96,6 +95,42 @@ struct RegressionTests {
             }
         }
         #expect(compared >= 60, "\(compared) decodes compared")
+    }
+
+    /// The options of the fuzz harness's file path: its own limits (2^16 pixels) and GIFs in the
+    /// smallest streaming window.
+    static var harnessFileOptions: DecodeOptions {
+        var options = DecodeOptions(limits: DecodeLimits(maxPixels: 1 << 16, maxMemoryBytes: 128 << 20))
+        options.streamGIFInTheSmallestWindow()
+        return options
+    }
+
+    /// The fuzzer's file path also decodes every input from a file in pieces of 64–255 bytes
+    /// (`decodeRows(contentsOfFile:window:)`, which drops consumed input where the decoder
+    /// allows) and traps on any difference from `decodeRows` on the bytes; every reproducer is
+    /// checked the same way, with the harness's limits, window and output.
+    @Test(TestTime.limit(minutes: 2))
+    func decodeRowsFromAFileInPiecesEqualsTheCallOnItsBytesOnEveryReproducer() throws {
+        let options = Self.harnessFileOptions
+        var compared = 0
+        for file in Self.reproducers() {
+            let path = Self.folder + "/" + file
+            let bytes = try ImageFiles.read(path)
+            let window = 64 + bytes.count % 192
+            let (expected, _) = FileRowStreamingTests.collect { body in
+                try ImageSource(bytes: bytes, options: options).decodeRows(output: .canonicalRGBA, body)
+            }
+            let (outcome, _) = FileRowStreamingTests.collect { body in
+                try ImageSource.decodeRows(contentsOfFile: path, options: options, output: .canonicalRGBA, window: window, body)
+            }
+            let sameRows = outcome.rows == expected.rows   // (not inside #expect, which would print every row)
+            let firstDifference = zip(outcome.rows, expected.rows).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let same = sameRows && outcome.truncated == expected.truncated && outcome.failure == expected.failure
+            let message: Comment = "\(file) in pieces of \(window): \(outcome.rows.count) bytes (first difference at \(firstDifference.map(String.init) ?? "none")), truncated \(outcome.truncated), \(outcome.failure.map { "\($0)" } ?? "no error"); from the bytes \(expected.rows.count), \(expected.truncated), \(expected.failure.map { "\($0)" } ?? "no error")"
+            #expect(same, message)
+            compared += 1
+        }
+        #expect(compared >= 20, "\(compared) reproducers compared")
     }
 
     /// Where two row outcomes part (the rows themselves would flood the log).
