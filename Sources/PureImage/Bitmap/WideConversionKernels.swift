@@ -137,13 +137,7 @@ struct WideExpansion {
     let sourceLayout: ComponentLayout
     let sourceBytesPerPixel: Int
     let gray: Bool
-    /// Bit shifts of each colour component's high and low byte in the little-endian target word.
-    let highShifts: [UInt64], lowShifts: [UInt64]
-    /// The fourth component's bytes, both 0xFF, in place — for an opaque source.
-    let fill: UInt64
-    /// A source with alpha: its alpha's high and low byte offsets, and their shifts in the target
-    /// word (the fourth component's).
-    let alpha: (high: Int, low: Int, highShift: UInt64, lowShift: UInt64)?
+    let word: WideTargetWord
 
     init?(from source: PixelFormat, to target: PixelFormat) {
         guard source.bitsPerComponent == 16, source.componentType != .float, source.byteOrder.groupBytes <= 2,
@@ -154,23 +148,11 @@ struct WideExpansion {
         let straight: Set<AlphaInfo> = [.last, .first]
         guard source.alphaInfo == .none || (source.colorModel == .gray && straight.contains(source.alphaInfo)
                                             && straight.contains(target.alphaInfo)) else { return nil }
-        guard target.bitsPerComponent == 16, target.componentType != .float, target.bitsPerPixel == 64,
-              target.colorModel == .rgb, target.byteOrder.groupBytes <= 2, target.alphaInfo != .alphaOnly else { return nil }
-        let layout = ComponentLayout(target)
-        guard layout.colorHigh.count == 3, let extraHigh = layout.extraHigh, let extraLow = layout.extraLow else { return nil }
         sourceLayout = ComponentLayout(source)
+        guard let word = WideTargetWord(target, source: source, sourceLayout: sourceLayout) else { return nil }
+        self.word = word
         sourceBytesPerPixel = source.bitsPerPixel / 8
         gray = source.colorModel == .gray
-        highShifts = layout.colorHigh.map { UInt64(8 * $0) }
-        lowShifts = layout.colorLow.map { UInt64(8 * $0) }
-        if source.alphaInfo == .none {
-            fill = UInt64(0xFF) << UInt64(8 * extraHigh) | UInt64(0xFF) << UInt64(8 * extraLow)
-            alpha = nil
-        } else {
-            guard let high = sourceLayout.extraHigh, let low = sourceLayout.extraLow else { return nil }
-            fill = 0
-            alpha = (high, low, UInt64(8 * extraHigh), UInt64(8 * extraLow))
-        }
     }
 
     func run(width: Int, height: Int, from source: PixelRows, into target: MutablePixelRows) {
@@ -180,9 +162,9 @@ struct WideExpansion {
         let (h0, l0) = (high[0], low[0])
         let (h1, l1) = gray ? (h0, l0) : (high[1], low[1])
         let (h2, l2) = gray ? (h0, l0) : (high[2], low[2])
-        let (rh, gh, bh) = (highShifts[0], highShifts[1], highShifts[2])
-        let (rl, gl, bl) = (lowShifts[0], lowShifts[1], lowShifts[2])
-        let fill = self.fill
+        let (rh, gh, bh) = (word.highShifts[0], word.highShifts[1], word.highShifts[2])
+        let (rl, gl, bl) = (word.lowShifts[0], word.lowShifts[1], word.lowShifts[2])
+        let fill = word.fill, alpha = word.alpha
         // An opaque source reads its first colour byte in place of alpha, masked off (its
         // fourth component is `fill`), so both cases run one loop.
         let (ah, al, ahShift, alShift) = alpha ?? (h0, l0, 0, 0)
@@ -193,9 +175,9 @@ struct WideExpansion {
             for x in 0 ..< width {
                 let p = s + x &* step
                 @inline(__always) func byte(_ offset: Int) -> UInt64 { UInt64(p.load(fromByteOffset: offset, as: UInt8.self)) }
-                let word = byte(h0) &<< rh | byte(l0) &<< rl | byte(h1) &<< gh | byte(l1) &<< gl
+                let packed = byte(h0) &<< rh | byte(l0) &<< rl | byte(h1) &<< gh | byte(l1) &<< gl
                     | byte(h2) &<< bh | byte(l2) &<< bl | (byte(ah) &<< ahShift | byte(al) &<< alShift) & alphaMask | fill
-                d.storeBytes(of: word.littleEndian, toByteOffset: 8 &* x, as: UInt64.self)
+                d.storeBytes(of: packed.littleEndian, toByteOffset: 8 &* x, as: UInt64.self)
             }
         }
     }
@@ -216,35 +198,18 @@ struct WideExpansion {
 struct WideCMYKConversion {
     let sourceLayout: ComponentLayout
     let sourceBytesPerPixel: Int
-    /// Bit shifts of each colour component's high and low byte in the little-endian target word.
-    let highShifts: [UInt64], lowShifts: [UInt64]
-    /// The fourth component's bytes, both 0xFF, in place — for an opaque source.
-    let fill: UInt64
-    /// A source with alpha: its alpha's high and low byte offsets, and their shifts in the target.
-    let alpha: (high: Int, low: Int, highShift: UInt64, lowShift: UInt64)?
+    let word: WideTargetWord
 
     init?(from source: PixelFormat, to target: PixelFormat) {
         guard source.bitsPerComponent == 16, source.componentType != .float, source.byteOrder.groupBytes <= 2,
               source.colorModel == .cmyk, source.alphaInfo == .none || source.alphaInfo == .last else { return nil }
-        guard target.bitsPerComponent == 16, target.componentType != .float, target.bitsPerPixel == 64,
-              target.colorModel == .rgb, target.byteOrder.groupBytes <= 2, target.alphaInfo != .alphaOnly else { return nil }
         if source.alphaInfo == .last && target.alphaInfo != .last && target.alphaInfo != .first { return nil }
-        let layout = ComponentLayout(target)
         let sourceLayout = ComponentLayout(source)
-        guard layout.colorHigh.count == 3, let extraHigh = layout.extraHigh, let extraLow = layout.extraLow,
-              sourceLayout.colorHigh.count == 4 else { return nil }
+        guard sourceLayout.colorHigh.count == 4,
+              let word = WideTargetWord(target, source: source, sourceLayout: sourceLayout) else { return nil }
         self.sourceLayout = sourceLayout
+        self.word = word
         sourceBytesPerPixel = source.bitsPerPixel / 8
-        highShifts = layout.colorHigh.map { UInt64(8 * $0) }
-        lowShifts = layout.colorLow.map { UInt64(8 * $0) }
-        if source.alphaInfo == .none {
-            fill = UInt64(0xFF) << UInt64(8 * extraHigh) | UInt64(0xFF) << UInt64(8 * extraLow)
-            alpha = nil
-        } else {
-            guard let high = sourceLayout.extraHigh, let low = sourceLayout.extraLow else { return nil }
-            fill = 0
-            alpha = (high, low, UInt64(8 * extraHigh), UInt64(8 * extraLow))
-        }
     }
 
     func run(width: Int, height: Int, from source: PixelRows, into target: MutablePixelRows) {
@@ -252,9 +217,9 @@ struct WideCMYKConversion {
         let high = sourceLayout.colorHigh, low = sourceLayout.colorLow
         let (ch, mh, yh, kh) = (high[0], high[1], high[2], high[3])
         let (cl, ml, yl, kl) = (low[0], low[1], low[2], low[3])
-        let (rh, gh, bh) = (highShifts[0], highShifts[1], highShifts[2])
-        let (rl, gl, bl) = (lowShifts[0], lowShifts[1], lowShifts[2])
-        let fill = self.fill
+        let (rh, gh, bh) = (word.highShifts[0], word.highShifts[1], word.highShifts[2])
+        let (rl, gl, bl) = (word.lowShifts[0], word.lowShifts[1], word.lowShifts[2])
+        let fill = word.fill, alpha = word.alpha
         // An opaque source reads its first ink in place of alpha, masked off (`fill` is its
         // fourth component), so both cases run one loop.
         let (ah, al, ahShift, alShift) = alpha ?? (ch, cl, 0, 0)
@@ -274,10 +239,42 @@ struct WideCMYKConversion {
                     UInt64(((65535 &- sample(h, l)) &* white &+ 32767) / 65535)
                 }
                 let r = colour(ch, cl), g = colour(mh, ml), b = colour(yh, yl)
-                let word = (r &>> 8) &<< rh | (r & 0xFF) &<< rl | (g &>> 8) &<< gh | (g & 0xFF) &<< gl
+                let packed = (r &>> 8) &<< rh | (r & 0xFF) &<< rl | (g &>> 8) &<< gh | (g & 0xFF) &<< gl
                     | (b &>> 8) &<< bh | (b & 0xFF) &<< bl | (byte(ah) &<< ahShift | byte(al) &<< alShift) & alphaMask | fill
-                d.storeBytes(of: word.littleEndian, toByteOffset: 8 &* x, as: UInt64.self)
+                d.storeBytes(of: packed.littleEndian, toByteOffset: 8 &* x, as: UInt64.self)
             }
+        }
+    }
+}
+
+/// The 8-byte pixel word of a 16-bit RGB target with an alpha or skip component, as
+/// `WideExpansion` and `WideCMYKConversion` build it: where each colour component's high and
+/// low byte go, and what the fourth component holds — 65535 for an opaque source (which
+/// premultiplying leaves as it is), or the source's alpha bytes, copied (the callers admit only
+/// straight targets for a source with alpha).
+struct WideTargetWord {
+    /// Bit shifts of each colour component's high and low byte in the little-endian target word.
+    let highShifts: [UInt64], lowShifts: [UInt64]
+    /// The fourth component's bytes, both 0xFF, in place — for an opaque source.
+    let fill: UInt64
+    /// A source with alpha: its alpha's high and low byte offsets, and their shifts in the target
+    /// word (the fourth component's).
+    let alpha: (high: Int, low: Int, highShift: UInt64, lowShift: UInt64)?
+
+    init?(_ target: PixelFormat, source: PixelFormat, sourceLayout: ComponentLayout) {
+        guard target.bitsPerComponent == 16, target.componentType != .float, target.bitsPerPixel == 64,
+              target.colorModel == .rgb, target.byteOrder.groupBytes <= 2, target.alphaInfo != .alphaOnly else { return nil }
+        let layout = ComponentLayout(target)
+        guard layout.colorHigh.count == 3, let extraHigh = layout.extraHigh, let extraLow = layout.extraLow else { return nil }
+        highShifts = layout.colorHigh.map { UInt64(8 * $0) }
+        lowShifts = layout.colorLow.map { UInt64(8 * $0) }
+        if source.alphaInfo == .none {
+            fill = UInt64(0xFF) << UInt64(8 * extraHigh) | UInt64(0xFF) << UInt64(8 * extraLow)
+            alpha = nil
+        } else {
+            guard let high = sourceLayout.extraHigh, let low = sourceLayout.extraLow else { return nil }
+            fill = 0
+            alpha = (high, low, UInt64(8 * extraHigh), UInt64(8 * extraLow))
         }
     }
 }
