@@ -11,6 +11,7 @@ int pi_ref_gif_composer_init(PIRefGIFComposer *c, const PIRefGIF *gif) {
     size_t pixels = (size_t)gif->width * (size_t)gif->height;
     if (pixels > ((size_t)1 << 28)) return -1;
     c->canvas = calloc(pixels, 4);
+    pi_ref_advise_huge_pages(c->canvas, pixels * 4);
     c->saved = calloc(pixels, 4);
     if (!c->canvas || !c->saved) { pi_ref_gif_composer_free(c); return -1; }
     return 0;

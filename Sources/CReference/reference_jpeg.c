@@ -152,6 +152,7 @@ static uint8_t *ref_jpeg_alloc_output(j_decompress_ptr cinfo, ref_jpeg_error *er
         ref_jpeg_fail(err, "image too large");
     }
     pixels = (uint8_t *)malloc(*size);
+    pi_ref_advise_huge_pages(pixels, *size);
     if (pixels == NULL) {
         ref_jpeg_fail(err, "out of memory");
     }

@@ -143,6 +143,7 @@ int pi_ref_png_decode(const uint8_t *data, size_t size, PIRefImage *out)
     }
 
     pixels = (uint8_t *)malloc(total);
+    pi_ref_advise_huge_pages(pixels, total);
     rows = (png_bytep *)malloc(row_array_size);
     if (pixels == NULL || rows == NULL) {
         png_error(png, "out of memory");

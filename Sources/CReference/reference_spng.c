@@ -57,6 +57,7 @@ int pi_ref_spng_decode(const uint8_t *data, size_t size, PIRefImage *out)
         return -1;
     }
     pixels = (uint8_t *)malloc(total);
+    pi_ref_advise_huge_pages(pixels, total);
     if (pixels == NULL) {
         spng_ctx_free(context);
         out->status = -1;

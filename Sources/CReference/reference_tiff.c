@@ -344,6 +344,7 @@ int pi_ref_tiff_decode_rgba(const uint8_t *data, size_t size, int page, PIRefIma
     }
     // Zeroed, so pixels libtiff skips (it keeps going past bad strips) are deterministic.
     raster = (uint32_t *)calloc(count, sizeof(uint32_t));
+    pi_ref_advise_huge_pages(raster, count * sizeof(uint32_t));
     if (raster == NULL) {
         ref_tiff_close_handle(tif);
         return ref_tiff_fail(out, &state, state.errors, "out of memory");

@@ -72,6 +72,7 @@ int pi_ref_webp_decode(const uint8_t *data, size_t size, PIRefImage *out)
         return -1;
     }
     out->pixels = (uint8_t *)malloc(total);
+    pi_ref_advise_huge_pages(out->pixels, total);
     if (out->pixels == NULL) {
         out->status = -1;
         pi_ref_set_message(out->message, "out of memory");
@@ -145,6 +146,7 @@ int pi_ref_webp_animation_decode(const uint8_t *data, size_t size, PIRefWebPAnim
         return -1;
     }
     out->frames = (uint8_t *)malloc(total > 0 ? total : 1);
+    pi_ref_advise_huge_pages(out->frames, total);
     out->timestamps = (int *)calloc(info.frame_count > 0 ? info.frame_count : 1, sizeof(int));
     if (out->frames == NULL || out->timestamps == NULL) {
         WebPAnimDecoderDelete(decoder);

@@ -229,6 +229,7 @@ int pi_ref_jpeg3_decode(const uint8_t *data, size_t size, int scale_denom, int a
     size_t row_bytes = (size_t)cinfo.output_width * channels * (size_t)(bits / 8);
     size_t total = row_bytes * cinfo.output_height;
     pixels = (uint8_t *)malloc(total > 0 ? total : 1);
+    pi_ref_advise_huge_pages(pixels, total);
     if (pixels == NULL) jpeg3_fail(&err, "out of memory");
 
     read_rows(&cinfo, &err, pixels, row_bytes);
@@ -285,6 +286,7 @@ int pi_ref_jpeg3_decode_scans(const uint8_t *data, size_t size, void *context, p
     size_t total = row_bytes * cinfo.output_height;
     if (total == 0 || (unsigned long long)cinfo.output_width * cinfo.output_height > MAX_PIXELS) jpeg3_fail(&err, "image too large");
     pixels = (uint8_t *)malloc(total);
+    pi_ref_advise_huge_pages(pixels, total);
     if (pixels == NULL) jpeg3_fail(&err, "out of memory");
     for (;;) {
         int status;

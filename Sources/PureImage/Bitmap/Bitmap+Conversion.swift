@@ -50,6 +50,7 @@ extension Bitmap {
         // A converter that writes every pixel byte gets fresh memory with only the row padding
         // zeroed (a 12 MP RGBA image is 48 MB of writes saved); the general route, zeroed rows.
         let converted = [UInt8](unsafeUninitializedCapacity: geometry.total) { buffer, initialized in
+            PixelMemory.advise(buffer)
             let output = UnsafeMutableRawBufferPointer(buffer)
             if !converter.writesWholeRows { output.initializeMemory(as: UInt8.self, repeating: 0) }
             bytes.withUnsafeBytes { source in

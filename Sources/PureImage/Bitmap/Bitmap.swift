@@ -46,7 +46,7 @@ public struct Bitmap: Hashable, Sendable {
         self.height = height
         self.format = format
         self.bytesPerRow = rowBytes.perRow
-        self.bytes = [UInt8](repeating: 0, count: rowBytes.total)
+        self.bytes = PixelMemory.zeroed(count: rowBytes.total)
     }
 
     /// Internal: a tightly packed bitmap whose geometry the caller has already validated

@@ -47,8 +47,7 @@ final class DirectImage {
         self.rowBytes = rowBytes
         self.budget = budget
         reservedBytes = total
-        bytes = converter.writesWholeRows ? [UInt8](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
-                                          : [UInt8](repeating: 0, count: total)
+        bytes = converter.writesWholeRows ? PixelMemory.uninitialized(count: total) : PixelMemory.zeroed(count: total)
     }
 
     deinit {

@@ -381,6 +381,7 @@ final class BandConverter {
         let count = rowBytes * band.height
         let sourceRowBytes = band.bytesPerRow, width = band.width, height = band.height
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            PixelMemory.advise(buffer)
             let output = UnsafeMutableRawBufferPointer(buffer)
             if !converter.writesWholeRows { output.initializeMemory(as: UInt8.self, repeating: 0) }
             band.bytes.withUnsafeBytes { source in

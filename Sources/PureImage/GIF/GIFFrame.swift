@@ -200,7 +200,7 @@ enum GIFFrameKernel {
     /// transparent-index pixels and pixels never decoded are 0, 0, 0, 0.
     static func rawRGBA(_ frame: GIFFrame, indices: [UInt8], decoded: Int, table: GIFRenderTable) -> [UInt8] {
         let d = frame.descriptor
-        var pixels = [UInt8](repeating: 0, count: d.width * d.height * 4)
+        var pixels = PixelMemory.zeroed(count: d.width * d.height * 4)
         guard d.width > 0, d.height > 0 else { return pixels }
         let storedRows = (decoded + d.width - 1) / d.width
         for stored in 0..<storedRows {
@@ -245,7 +245,7 @@ struct GIFCompositor {
         self.width = width
         self.height = height
         self.canvasFormat = canvasFormat
-        canvas = [UInt8](repeating: 0, count: width * height * 4)
+        canvas = PixelMemory.zeroed(count: width * height * 4)
         if let clear = canvasFormat?.clear, clear != 0 { Self.fill(&canvas, from: 0, pixels: width * height, with: clear) }
     }
 

@@ -126,6 +126,7 @@ final class CoefficientStore {
             let width = component.paddedWidthInBlocks
             let count = width * rows * 64
             let storage = UnsafeMutablePointer<Int16>.allocate(capacity: max(count, 64))
+            PixelMemory.advise(UnsafeMutableRawPointer(storage), byteCount: max(count, 64) * 2)
             storage.initialize(repeating: 0, count: max(count, 64))
             planes.append(Plane(blocksPerRow: width, heldBlockRows: rows, coefficients: storage, count: max(count, 64)))
             if bands != nil {

@@ -29,7 +29,7 @@ struct APNGCompositor {
         let format = APNGCompositor.canvasFormat(sixteenBit: sixteenBit)
         let rowBytes = width * format.bitsPerPixel / 8
         canvas = Bitmap(uncheckedWidth: width, height: height, format: format, bytesPerRow: rowBytes,
-                        bytes: [UInt8](repeating: 0, count: rowBytes * height))
+                        bytes: PixelMemory.zeroed(count: rowBytes * height))
         max = sixteenBit ? 65535 : 255
     }
 

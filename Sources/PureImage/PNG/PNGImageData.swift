@@ -212,13 +212,13 @@ final class PNGImageData {
                 rowsStored += 1
                 return
             }
-            if pixels.isEmpty { pixels.reserveCapacity(rowBytes * header.height) }
+            if pixels.isEmpty { PixelMemory.reserve(&pixels, capacity: rowBytes * header.height) }
             pixels.append(contentsOf: block[start ..< start + passRowBytes])
             rowsStored += 1
             return
         }
         if pixels.isEmpty {
-            pixels = [UInt8](repeating: 0, count: rowBytes * header.height)
+            pixels = PixelMemory.zeroed(count: rowBytes * header.height)
             rowsStored = header.height
         }
         let y = pass.yStart + row * pass.yStep

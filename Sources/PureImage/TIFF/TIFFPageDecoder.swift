@@ -56,8 +56,8 @@ final class TIFFPageDecoder {
     /// strips: every strip).
     private func chunkBuffer(_ count: Int, clearing: Bool) -> (bytes: [UInt8], stale: Int) {
         guard var reused = scratch?.bytes, let dirty = scratch?.dirty, reused.count == count else {
-            if !clearing { return ([UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }, count) }
-            return ([UInt8](repeating: 0, count: count), 0)
+            if !clearing { return (PixelMemory.uninitialized(count: count), count) }
+            return (PixelMemory.zeroed(count: count), 0)
         }
         scratch = nil   // `reused` is then the storage's only reference: cleared in place
         let end = min(dirty, count)
@@ -230,8 +230,7 @@ final class TIFFPageDecoder {
         }
         let total = try SizeMath.allocationSize(rowBytes, layout.height, limits: limits, format: .tiff, offset: nil)
         try budget.reserve(total, format: .tiff, offset: nil)
-        let bytes = converter?.writesWholeRows == true ? [UInt8](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
-            : [UInt8](repeating: 0, count: total)
+        let bytes = converter?.writesWholeRows == true ? PixelMemory.uninitialized(count: total) : PixelMemory.zeroed(count: total)
         bitmap = Bitmap(uncheckedWidth: layout.width, height: layout.height, format: format, bytesPerRow: rowBytes, bytes: bytes)
     }
 

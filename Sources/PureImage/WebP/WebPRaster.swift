@@ -35,7 +35,7 @@ final class WebPRaster {
         // initialiser with capacity 0 stores its count into the standard library's shared empty
         // array, a write of 0 over 0 that ThreadSanitizer reports as a race between decodes.)
         let count = sink == nil ? width * height * 4 : 0
-        pixels = count == 0 ? [] : [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        pixels = count == 0 ? [] : PixelMemory.uninitialized(count: count)
     }
 
     /// Gives `body` the memory of rows `rowsDone ..< rowsDone + count` (`width × 4` bytes each)

@@ -252,7 +252,7 @@ final class JPEGRenderer<Kernels: JPEGSampleKernels> {
         if output.isEmpty {
             // Uninitialised on purpose (see `output`): every byte is written before it is read.
             let count = rowSink == nil ? outputBytes : rowBytes
-            output = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+            output = PixelMemory.uninitialized(count: count)
         }
         let samplesPerRow = width * channels
         while rowsDone < geometry.outputHeight {

@@ -32,7 +32,7 @@ struct WebPAnimationCompositor {
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        canvas = [UInt8](repeating: 0, count: width * height * 4)
+        canvas = PixelMemory.zeroed(count: width * height * 4)
         disposed = canvas
     }
 
