@@ -152,7 +152,9 @@ final class TIFFDecoder: FormatDecoder {
                 // A header probe stops here (the chain is walked, page 0 described) rather than
                 // decode pages it does not want.
                 if options.propertiesOnly && properties != nil {
-                    pageProperties = directories.map { describe($0, reader: reader) }
+                    // Page 0 is `properties`: described by `describeFirstPage` from the same IFD
+                    // and input, its frame count set when the chain ended.
+                    pageProperties = directories.indices.map { page in page == 0 ? properties : describe(directories[page], reader: reader) }
                     state = .done
                     continue
                 }
@@ -243,14 +245,11 @@ final class TIFFDecoder: FormatDecoder {
     /// Properties from the first IFD, as soon as it is parsed (and its values have arrived).
     private func describeFirstPage(_ directory: TIFFDirectory, reader: RandomAccessReader, input: InputBuffer) throws(DecodeError) {
         guard file != nil || input.isClosed || valuesPresent(directory, input: input) else { return }
-        if let described = describe(directory, reader: reader) { properties = described }
-        if options.propertiesOnly {
-            do throws(DecodeError) {
-                _ = try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits)
-            } catch {
-                // The page's decode will give this error; the header walk says it up front.
-                if error.kind == .unsupported || error.kind == .limitExceeded { headerRefusal = error }
-            }
+        let layout = Result { () throws(DecodeError) in try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) }
+        if let described = describe(directory, layout: layout, reader: reader) { properties = described }
+        // The page's decode will give this error; the header walk says it up front.
+        if options.propertiesOnly, case .failure(let error) = layout, error.kind == .unsupported || error.kind == .limitExceeded {
+            headerRefusal = error
         }
     }
 
@@ -258,7 +257,13 @@ final class TIFFDecoder: FormatDecoder {
     /// broken: its decode reports the typed error) is described by what its tags say (size,
     /// compression, photometric, samples); nil when not even its size is readable.
     private func describe(_ directory: TIFFDirectory, reader: RandomAccessReader) -> ImageProperties? {
-        guard let layout = try? TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) else {
+        describe(directory, layout: Result { () throws(DecodeError) in try TIFFImageLayout(directory: directory, reader: reader, limits: options.limits) },
+                 reader: reader)
+    }
+
+    /// `describe` with the page's layout (or the error laying it out gave) already made.
+    private func describe(_ directory: TIFFDirectory, layout: Result<TIFFImageLayout, DecodeError>, reader: RandomAccessReader) -> ImageProperties? {
+        guard case .success(let layout) = layout else {
             func tag(_ code: Int) -> Int? { (try? directory.integer(code, reader: reader)) ?? nil }
             guard let width = tag(TIFFTag.imageWidth), let height = tag(TIFFTag.imageLength),
                   width <= UInt32.max, height <= UInt32.max else { return nil }

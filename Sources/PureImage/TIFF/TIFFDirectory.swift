@@ -212,23 +212,20 @@ struct TIFFDirectory {
             throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
                               TIFFError.valueOutsideFile(tag: entry.tag, offset: entry.valueOffset, bytes: entry.byteCount))
         }
-        var values: [Int] = []
-        values.reserveCapacity(wanted)
+        // Each type's raw value as an Int: signed types sign-extended, 64-bit offsets clamped.
+        let convert: (UInt64) -> Int
+        switch type {
+        case .byte, .undefined, .short, .long, .ifd: convert = { Int($0) }
+        case .sbyte: convert = { Int(Int8(truncatingIfNeeded: $0)) }
+        case .sshort: convert = { Int(Int16(truncatingIfNeeded: $0)) }
+        case .slong: convert = { Int(Int32(truncatingIfNeeded: $0)) }
+        case .long8, .ifd8: convert = { TIFFVariant.offset($0) }
+        case .slong8: convert = { Int(Int64(bitPattern: $0)) }
+        default: return nil
+        }
+        let values: [Int]
         do throws(ByteReaderError) {
-            for index in 0..<wanted {
-                let at = entry.valueOffset + index * type.size
-                switch type {
-                case .byte, .undefined: values.append(Int(try reader.getUInt8(at: at)))
-                case .sbyte: values.append(Int(Int8(bitPattern: try reader.getUInt8(at: at))))
-                case .short: values.append(Int(try reader.getUInt16(at: at, endianness)))
-                case .sshort: values.append(Int(Int16(bitPattern: try reader.getUInt16(at: at, endianness))))
-                case .long, .ifd: values.append(Int(try reader.getUInt32(at: at, endianness)))
-                case .slong: values.append(Int(Int32(bitPattern: try reader.getUInt32(at: at, endianness))))
-                case .long8, .ifd8: values.append(TIFFVariant.offset(try reader.getUInt64(at: at, endianness)))
-                case .slong8: values.append(Int(Int64(bitPattern: try reader.getUInt64(at: at, endianness))))
-                default: return nil
-                }
-            }
+            values = try reader.unsignedIntegers(at: entry.valueOffset, count: wanted, size: type.size, endianness).map(convert)
         } catch {
             throw DecodeError(.malformed, format: .tiff, offset: entry.entryOffset,
                               TIFFError.valueOutsideFile(tag: tag, offset: entry.valueOffset, bytes: entry.byteCount))

@@ -106,8 +106,15 @@ enum EXIFReader {
         /// TIFF 6.0 §2 "IFD Entry": the value is in the 4-byte field when it fits, else at the
         /// offset the field holds.
         func value(type: Int, count: Int, field: Int) throws(ByteReaderError) -> EXIFValue? {
-            let sizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
-            guard let size = sizes[type], count >= 0 else { return nil }
+            let size: Int
+            switch type {
+            case 1, 2, 6, 7: size = 1
+            case 3, 8: size = 2
+            case 4, 9, 11, 13: size = 4
+            case 5, 10, 12: size = 8
+            default: return nil
+            }
+            guard count >= 0 else { return nil }
             let (total, overflow) = count.multipliedReportingOverflow(by: size)
             guard !overflow, total <= reader.size else { return nil }
             let start = total <= 4 ? field : Int(try reader.getUInt32(at: field, endianness))
@@ -118,8 +125,9 @@ enum EXIFReader {
                 return e == .littleEndian ? a | b << 8 : a << 8 | b
             }
             func u32(_ i: Int) -> UInt32 {
-                let low = UInt32(u16(e == .littleEndian ? i : i + 2)), high = UInt32(u16(e == .littleEndian ? i + 2 : i))
-                return high << 16 | low
+                let at = bytes.startIndex + i
+                let a = UInt32(bytes[at]), b = UInt32(bytes[at + 1]), c = UInt32(bytes[at + 2]), d = UInt32(bytes[at + 3])
+                return e == .littleEndian ? a | b << 8 | c << 16 | d << 24 : a << 24 | b << 16 | c << 8 | d
             }
             func u64(_ i: Int) -> UInt64 {
                 let low = UInt64(u32(e == .littleEndian ? i : i + 4)), high = UInt64(u32(e == .littleEndian ? i + 4 : i))
