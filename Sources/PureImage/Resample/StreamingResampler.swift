@@ -121,7 +121,7 @@ final class StreamingResampler {
         valuesPerPixel = expand != nil ? 3 : 4
         buffers = ResampleBuffers(horizontal: horizontal, vertical: vertical, ringRows: ringRows,
                                   destinationWidth: destinationWidth, boxedWidth: boxedWidth, opaque: expand != nil)
-        destination = [UInt8](repeating: 0, count: destinationWidth * rowsPerBand * 4)
+        destination = PixelMemory.zeroed(count: destinationWidth * rowsPerBand * 4)
     }
 
     deinit {
