@@ -8,8 +8,8 @@ import Glibc
 /// kernel (allocations over its mmap threshold are mapped on every call). Each 4 KiB page is
 /// then a fault the kernel serves by zeroing the page: on this project's AMD EPYC machine,
 /// writing 24 MB (a 3000×2000 image as BGRA) into a fresh mapping took 10.1 ms in 4 KiB
-/// pages and 2.0 ms when the mapping was advised with `MADV_HUGEPAGE` (2 MiB a fault), more
-/// than a gray JPEG's whole decode of that size spends decoding. The kernel's default policy
+/// pages and 2.0 ms when the mapping was advised with `MADV_HUGEPAGE` (2 MiB a fault) — beside
+/// the 12 ms a gray JPEG of that size takes to decode. The kernel's default policy
 /// ("madvise") gives huge pages only to memory that asks for them; under "always" this is a
 /// no-op, under "never" it is ignored. Only the 2 MiB-aligned interior of the array is
 /// advised (a huge page must lie wholly inside the mapping), and only arrays of at least
