@@ -36,7 +36,7 @@ void pi_ref_advise_huge_pages(void *memory, size_t size)
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     const size_t huge = (size_t)2 << 20, threshold = (size_t)4 << 20;
     const char *setting = getenv("PUREIMAGE_HUGE_PAGES");
-    if (memory == NULL || size < threshold || (setting != NULL && strcmp(setting, "0") == 0)) return;
+    if (memory == NULL || size < threshold || setting == NULL || strcmp(setting, "1") != 0) return;
     uintptr_t start = ((uintptr_t)memory + huge - 1) & ~(uintptr_t)(huge - 1);
     uintptr_t end = ((uintptr_t)memory + size) & ~(uintptr_t)(huge - 1);
     if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);

@@ -471,7 +471,13 @@ enum CaseFactory {
     static func composeFirstFrame(_ gif: PIRefGIF) -> [UInt8]? {
         guard gif.frame_count > 0, let frames = gif.frames else { return nil }
         let screenWidth = Int(gif.width), screenHeight = Int(gif.height)
-        var canvas = [UInt8](repeating: 0, count: screenWidth * screenHeight * 4)
+        // Zeroed after the huge-page advice PureImage's canvas gets (pi_ref_advise_huge_pages).
+        let count = screenWidth * screenHeight * 4
+        var canvas = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            pi_ref_advise_huge_pages(buffer.baseAddress, count)
+            buffer.baseAddress?.initialize(repeating: 0, count: count)
+            initialized = count
+        }
         let frame = frames[0]
         guard let indices = frame.indices else { return canvas }
         let left = Int(frame.left), top = Int(frame.top), width = Int(frame.width), height = Int(frame.height)

@@ -289,10 +289,11 @@ int pi_bench_fixed_malloc_thresholds(size_t mmap_bytes, size_t trim_bytes);
 
 // The huge-page advice PureImage gives its own output (PixelMemory in
 // Sources/PureImage/Bitmap/PixelMemoryKernel.swift), for a reference decoder's output buffer
-// just allocated (malloc or calloc) and not yet written: from 4 MiB on, the 2 MiB-aligned
-// interior is advised MADV_HUGEPAGE, unless the environment has PUREIMAGE_HUGE_PAGES=0. Page
-// faults on a fresh image-sized buffer cost as much as a fast decode's arithmetic; giving both
-// sides the same memory keeps the bench's ratios about the decoders. Buffers the libraries
+// just allocated (malloc or calloc) and not yet written: when the environment has
+// PUREIMAGE_HUGE_PAGES=1 (PureImage's opt-in), the 2 MiB-aligned interior of a buffer of 4 MiB or
+// more is advised MADV_HUGEPAGE. Page faults on a fresh image-sized buffer cost as much as a
+// fast decode's arithmetic; giving both sides the same memory keeps the bench's ratios about
+// the decoders. Buffers the libraries
 // allocate themselves (stb_image's output, giflib's rasters, row buffers) keep ordinary pages.
 // NULL is ignored.
 void pi_ref_advise_huge_pages(void *memory, size_t size);

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import PureImage
 
-/// `PixelMemory`: image-sized arrays whose pages the kernel is asked to back with huge pages.
+/// `PixelMemory`: image-sized arrays whose pages the kernel may be asked to back with huge pages
+/// (opt-in: `PUREIMAGE_HUGE_PAGES=1`).
 @Suite struct PixelMemoryTests {
     /// The kernel's transparent-huge-page policy ("always", "madvise" or "never"), nil when
     /// there is none to read (another OS, or a kernel without THP).
@@ -21,7 +22,7 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    static let adviceApplies = PixelMemory.enabled && (transparentHugePagePolicy == "madvise" || transparentHugePagePolicy == "always")
+    static let adviceApplies = transparentHugePagePolicy == "madvise" || transparentHugePagePolicy == "always"
 
     /// The `AnonHugePages` of the mapping that holds `address`, in kB (from /proc/self/smaps).
     static func anonHugePagesKB(containing address: UInt) -> Int? {
@@ -51,12 +52,12 @@ import Testing
         #expect(appended.isEmpty && appended.capacity >= 3 * PixelMemory.threshold)
     }
 
-    /// The advice reaches the kernel: a 16 MiB array, once written, is mapped (at least
-    /// partly) in huge pages. Skipped where the kernel's policy is "never" or there is none
-    /// (a "machine: " skip, which scripts/test.sh lists without failing).
-    @Test(.enabled(if: adviceApplies, "machine: transparent huge pages are off here (or PUREIMAGE_HUGE_PAGES=0)"))
-    func largeArraysAreBackedByHugePages() throws {
-        let bytes = PixelMemory.zeroed(count: 16 << 20)
+    /// The advice reaches the kernel: a 16 MiB array made with it, once written, is mapped (at
+    /// least partly) in huge pages. Skipped where the kernel's policy is "never" or there is
+    /// none (a "machine: " skip, which scripts/test.sh lists without failing).
+    @Test(.enabled(if: adviceApplies, "machine: transparent huge pages are off here"))
+    func advisedArraysAreBackedByHugePages() throws {
+        let bytes = PixelMemory.zeroed(count: 16 << 20, advising: true)
         // The advice covers the 2 MiB-aligned interior, which the kernel keeps as a mapping of
         // its own (the bytes before it stay in another).
         let base = bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
@@ -64,5 +65,11 @@ import Testing
         let kilobytes = try #require(Self.anonHugePagesKB(containing: interior))
         #expect(kilobytes >= 2048, "AnonHugePages of the array's mapping: \(kilobytes) kB")
         #expect(bytes.count == 16 << 20)
+    }
+
+    /// Off unless asked for: CI and the bench run without `PUREIMAGE_HUGE_PAGES`.
+    @Test func theAdviceIsOptIn() {
+        let setting = ProcessInfo.processInfo.environment["PUREIMAGE_HUGE_PAGES"]
+        #expect(PixelMemory.enabled == (setting == "1"))
     }
 }
