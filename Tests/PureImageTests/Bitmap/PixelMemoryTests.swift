@@ -22,6 +22,14 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A counter of /proc/vmstat.
+    static func vmstat(_ name: String) -> Int? {
+        readToEnd("/proc/vmstat")?.split(separator: "\n").lazy.compactMap { line -> Int? in
+            let fields = line.split(separator: " ")
+            return fields.count == 2 && fields[0] == name ? Int(fields[1]) : nil
+        }.first
+    }
+
     static let adviceApplies = transparentHugePagePolicy == "madvise" || transparentHugePagePolicy == "always"
 
     /// The `AnonHugePages` of the mapping that holds `address`, in kB (from /proc/self/smaps).
@@ -52,19 +60,26 @@ import Testing
         #expect(appended.isEmpty && appended.capacity >= 3 * PixelMemory.threshold)
     }
 
-    /// The advice reaches the kernel: a 16 MiB array made with it, once written, is mapped (at
-    /// least partly) in huge pages. Skipped where the kernel's policy is "never" or there is
-    /// none (a "machine: " skip, which scripts/test.sh lists without failing).
+    /// The advice reaches the kernel: a 64 MiB array made with it, once written, is mapped (at
+    /// least partly) in huge pages. 64 MiB because glibc raises its mmap threshold as large
+    /// blocks are freed, up to 32 MiB: a smaller array, in a process that has decoded images
+    /// (the whole suite), can come from heap pages faulted in long before — so no advice could
+    /// change them (a 16 MiB one did, in CI). Skipped where the kernel's policy is "never" or
+    /// there is none (a "machine: " skip, which scripts/test.sh lists without failing).
     @Test(.enabled(if: adviceApplies, "machine: transparent huge pages are off here"))
     func advisedArraysAreBackedByHugePages() throws {
-        let bytes = PixelMemory.zeroed(count: 16 << 20, advising: true)
+        let fallbacksBefore = Self.vmstat("thp_fault_fallback")
+        let bytes = PixelMemory.zeroed(count: 64 << 20, advising: true)
+        // A kernel out of free huge pages falls back to small ones and counts it: the advice
+        // reached it all the same.
+        let fellBack = (Self.vmstat("thp_fault_fallback") ?? 0) > (fallbacksBefore ?? 0)
         // The advice covers the 2 MiB-aligned interior, which the kernel keeps as a mapping of
         // its own (the bytes before it stay in another).
         let base = bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         let interior = (base + UInt(PixelMemory.hugePageBytes - 1)) & ~UInt(PixelMemory.hugePageBytes - 1)
         let kilobytes = try #require(Self.anonHugePagesKB(containing: interior))
-        #expect(kilobytes >= 2048, "AnonHugePages of the array's mapping: \(kilobytes) kB")
-        #expect(bytes.count == 16 << 20)
+        #expect(kilobytes >= 2048 || fellBack, "AnonHugePages of the array's mapping: \(kilobytes) kB")
+        #expect(bytes.count == 64 << 20)
     }
 
     /// Off unless asked for: CI and the bench run without `PUREIMAGE_HUGE_PAGES`.
